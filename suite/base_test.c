@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the shared base every variant has: the guest is set up the way
+ * the mode says, and the mm facilities the design tests rely on work.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "vmab.h"
+
+TEST(madv_dontneed_zeroes_pages)
+{
+	size_t len = 16 * PAGE_SZ;
+	char *p = map_anon(len), *ref = map_anon(len);
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(MAP_FAILED, ref);
+	fill_pattern(p, len, 1);
+	fill_pattern(ref, len, 1);
+	ASSERT_EQ(0, madvise(p + 4 * PAGE_SZ, 4 * PAGE_SZ, MADV_DONTNEED));
+	EXPECT_EQ(0, memcmp(p, ref, 4 * PAGE_SZ));
+	EXPECT_TRUE(range_is_zero(p + 4 * PAGE_SZ, 4 * PAGE_SZ));
+	EXPECT_EQ(0, memcmp(p + 8 * PAGE_SZ, ref + 8 * PAGE_SZ, 8 * PAGE_SZ));
+	munmap(p, len);
+	munmap(ref, len);
+}
+
+TEST(swap_state_matches_mode)
+{
+	long total = meminfo_kb("SwapTotal");
+
+	ASSERT_GE(total, 0);
+	if (vmab_mode_has_swap()) {
+		EXPECT_GT(total, 0);
+	} else {
+		EXPECT_EQ(0, total);
+	}
+}
+
+TEST(lru_gen_state_matches_mode)
+{
+	char buf[64];
+	long n = read_file("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf));
+
+	if (n < 0) {
+		ASSERT_FALSE(vmab_mode_is_mglru());
+		SKIP(return, "no /sys/kernel/mm/lru_gen (CONFIG_LRU_GEN=n)");
+	}
+	/* A bitmask of enabled features: 0x0000 off, non-zero on. */
+	if (vmab_mode_is_mglru()) {
+		EXPECT_NE(0, strtol(buf, NULL, 0));
+	} else {
+		EXPECT_EQ(0, strtol(buf, NULL, 0));
+	}
+}
+
+TEST(memcg_reclaim_reclaims_anon_with_swap)
+{
+	size_t len = 8 << 20;
+	struct memcg cg;
+	long before, after;
+	char *p;
+	int ret;
+
+	if (!memcg_available())
+		SKIP(return, "cgroup v2 memory controller not enabled");
+	ASSERT_EQ(0, memcg_create(&cg, "base"));
+	ASSERT_EQ(0, memcg_enter(&cg));
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pattern(p, len, 7);
+	before = memcg_stat(&cg, "anon");
+	ASSERT_GE(before, (long)len);
+	ret = memcg_reclaim(&cg, len);
+	after = memcg_stat(&cg, "anon");
+	if (vmab_mode_has_swap()) {
+		/* Everything can go to swap. */
+		EXPECT_EQ(0, ret);
+		EXPECT_LE(after, before - (long)len / 2);
+	} else {
+		/* Nowhere to put plain anon pages: nothing of it goes. */
+		EXPECT_EQ(-EAGAIN, ret);
+		EXPECT_GE(after, (long)len);
+	}
+	/* Either way the data is intact. */
+	EXPECT_EQ(-1, check_pattern(p, len, 7));
+	munmap(p, len);
+	memcg_leave();
+	EXPECT_EQ(0, memcg_destroy(&cg));
+}
+
+TEST(madv_pageout_swaps_out_only_with_swap)
+{
+	size_t len = 64 * PAGE_SZ;
+	long out0 = vmstat_get("pswpout"), out1;
+	char *p = map_anon(len);
+
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pattern(p, len, 3);
+	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	out1 = vmstat_get("pswpout");
+	if (out0 < 0) {
+		/* CONFIG_SWAP=n: no swap counters at all. */
+		EXPECT_EQ(-1, out1);
+	} else if (vmab_mode_has_swap()) {
+		EXPECT_EQ(64, out1 - out0);
+	} else {
+		EXPECT_EQ(0, out1 - out0);
+	}
+	EXPECT_EQ(-1, check_pattern(p, len, 3));
+	munmap(p, len);
+}
+
+TEST_HARNESS_MAIN

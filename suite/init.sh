@@ -1,0 +1,89 @@
+#!/bin/sh
+# The guest's /init.  Mounts what the suite needs, then runs every program in
+# /suite/run.list once per run-time mode and sends the results to the host on
+# the second serial port (ttyS1), separate from the kernel console (ttyS0).
+#
+# Kernel command line (unknown parameters reach us as environment):
+#   vmab_variant=NAME  vmab_modes=MODE[,MODE...]  vmab_list=FILE
+# A mode is swap-classic, swap-mglru, noswap-classic or noswap-mglru.
+# Each program's output is framed by lines the host parses (matrix/lib/VMAB/Tap.pm):
+#   @@vmab begin mode=M prog=P
+#   @@vmab end mode=M prog=P rc=N ms=N
+# and the run ends with "@@vmab done".
+/bin/busybox --install -s /bin
+export PATH=/bin:/suite
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev	# DEVTMPFS_MOUNT does nothing under an initramfs
+mount -t tmpfs tmpfs /tmp
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+
+OUT=/dev/ttyS1
+stty -F $OUT raw -echo 2>/dev/null
+say() { echo "$*" > $OUT; }
+
+die() {
+	say "@@vmab error $*"
+	echo "vmab: $*" > /dev/console
+	sync
+	reboot -f
+}
+
+set_swap() {
+	if [ "$1" = on ]; then
+		[ -b /dev/vda ] || return 1
+		if [ ! -e /tmp/.mkswap ]; then
+			mkswap /dev/vda > /dev/null || return 1
+			: > /tmp/.mkswap
+		fi
+		swapon /dev/vda || return 1
+	else
+		swapoff -a 2> /dev/null
+	fi
+	return 0
+}
+
+set_lru() {
+	f=/sys/kernel/mm/lru_gen/enabled
+	if [ "$1" = mglru ]; then
+		[ -w $f ] || return 1
+		echo y > $f
+	else
+		[ -w $f ] && echo n > $f
+	fi
+	return 0
+}
+
+ms() { cut -d' ' -f1 /proc/uptime | tr -d .; }
+
+export VMAB_VARIANT=${vmab_variant:-unknown}
+list=${vmab_list:-/suite/run.list}
+say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=$vmab_modes"
+
+for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
+	case $mode in
+	swap-*) set_swap on || die "mode $mode: swapon /dev/vda failed" ;;
+	noswap-*) set_swap off ;;
+	*) die "unknown mode $mode" ;;
+	esac
+	case $mode in
+	*-mglru) set_lru mglru || die "mode $mode: no /sys/kernel/mm/lru_gen" ;;
+	*) set_lru classic ;;
+	esac
+	export VMAB_MODE=$mode
+	while read -r prog args; do
+		case $prog in ''|'#'*) continue ;; esac
+		say "@@vmab begin mode=$mode prog=$prog"
+		t0=$(ms)
+		# shellcheck disable=SC2086
+		/suite/$prog $args > $OUT 2> /dev/console < /dev/null
+		rc=$?
+		t1=$(ms)
+		say "@@vmab end mode=$mode prog=$prog rc=$rc ms=$(( (t1 - t0) * 10 ))"
+	done < "$list"
+done
+say "@@vmab done"
+sync
+reboot -f

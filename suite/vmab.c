@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the in-guest programs; see vmab.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "vmab.h"
+
+const char *vmab_mode(void)
+{
+	const char *m = getenv("VMAB_MODE");
+
+	return m ? m : "unknown";
+}
+
+const char *vmab_variant(void)
+{
+	const char *v = getenv("VMAB_VARIANT");
+
+	return v ? v : "unknown";
+}
+
+int vmab_mode_has_swap(void)
+{
+	return strncmp(vmab_mode(), "swap-", 5) == 0;
+}
+
+int vmab_mode_is_mglru(void)
+{
+	return strstr(vmab_mode(), "mglru") != NULL;
+}
+
+int vrange_supported(void)
+{
+	/* An invalid mode is EINVAL when vrange() exists, ENOSYS when not. */
+	errno = 0;
+	if (sys_vrange(0, 0, -1, NULL) == -1 && errno == ENOSYS)
+		return 0;
+	return 1;
+}
+
+int madv_free_supported(void)
+{
+	void *p = map_anon(PAGE_SZ);
+	int ok;
+
+	if (p == MAP_FAILED)
+		return 0;
+	ok = madvise(p, PAGE_SZ, MADV_FREE) == 0;
+	munmap(p, PAGE_SZ);
+	return ok;
+}
+
+static long keyed_value(const char *path, const char *key, char sep)
+{
+	char line[256];
+	size_t klen = strlen(key);
+	long val = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) == 0 && line[klen] == sep) {
+			val = strtol(line + klen + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return val;
+}
+
+long vmstat_get(const char *name)
+{
+	return keyed_value("/proc/vmstat", name, ' ');
+}
+
+long meminfo_kb(const char *name)
+{
+	return keyed_value("/proc/meminfo", name, ':');
+}
+
+long swap_used_kb(void)
+{
+	long total = meminfo_kb("SwapTotal"), free = meminfo_kb("SwapFree");
+
+	return total < 0 || free < 0 ? -1 : total - free;
+}
+
+void *map_anon(size_t len)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+void *map_anon_aligned(size_t len, size_t align)
+{
+	char *p = mmap(NULL, len + align, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t start, end;
+
+	if (p == MAP_FAILED)
+		return p;
+	start = ((uintptr_t)p + align - 1) & ~(align - 1);
+	end = start + len;
+	if (start > (uintptr_t)p)
+		munmap(p, start - (uintptr_t)p);
+	if ((uintptr_t)p + len + align > end)
+		munmap((void *)end, (uintptr_t)p + len + align - end);
+	return (void *)start;
+}
+
+/* A pattern that differs per page and per byte, and is never all zero. */
+static unsigned char pattern_byte(size_t off, unsigned int seed)
+{
+	uint32_t x = (uint32_t)(off / 8) * 2654435761u ^ seed;
+
+	return (unsigned char)((x >> ((off % 4) * 8)) | 1);
+}
+
+void fill_pattern(void *p, size_t len, unsigned int seed)
+{
+	unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		c[i] = pattern_byte(i, seed);
+}
+
+long check_pattern(const void *p, size_t len, unsigned int seed)
+{
+	const unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (c[i] != pattern_byte(i, seed))
+			return (long)i;
+	return -1;
+}
+
+int range_is_zero(const void *p, size_t len)
+{
+	const unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (c[i])
+			return 0;
+	return 1;
+}
+
+void touch_read(const void *p, size_t len)
+{
+	const volatile unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE_SZ)
+		(void)c[i];
+}
+
+int count_vmas(void)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n;
+}
+
+/* Position f just after the smaps header line of the VMA holding addr. */
+static FILE *smaps_find(const void *addr)
+{
+	char line[512];
+	unsigned long a = (unsigned long)addr, lo, hi;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ') && a >= lo && a < hi)
+			return f;
+	}
+	fclose(f);
+	return NULL;
+}
+
+int smaps_has_flag(const void *addr, const char *flag)
+{
+	char line[512];
+	int found = 0;
+	FILE *f = smaps_find(addr);
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "VmFlags:", 8) == 0) {
+			char *tok = strtok(line + 8, " \n");
+
+			for (; tok; tok = strtok(NULL, " \n"))
+				if (strcmp(tok, flag) == 0)
+					found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+long smaps_field_kb(const void *addr, const char *field)
+{
+	char line[512];
+	size_t flen = strlen(field);
+	long val = -1;
+	FILE *f = smaps_find(addr);
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, field, flen) == 0 && line[flen] == ':') {
+			val = strtol(line + flen + 1, NULL, 10);
+			break;
+		}
+		if (strncmp(line, "VmFlags:", 8) == 0)
+			break;
+	}
+	fclose(f);
+	return val;
+}
+
+int thp_enabled(void)
+{
+	return access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
+}
+
+int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+long read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+int memcg_available(void)
+{
+	char buf[256];
+
+	if (read_file("/sys/fs/cgroup/cgroup.subtree_control", buf,
+		      sizeof(buf)) < 0)
+		return 0;
+	return strstr(buf, "memory") != NULL;
+}
+
+int memcg_create(struct memcg *cg, const char *tag)
+{
+	snprintf(cg->path, sizeof(cg->path), "/sys/fs/cgroup/vmab-%s-%d",
+		 tag, (int)getpid());
+	if (mkdir(cg->path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int memcg_write(const struct memcg *cg, const char *file, const char *val)
+{
+	char p[320];
+
+	snprintf(p, sizeof(p), "%s/%s", cg->path, file);
+	return write_file(p, val);
+}
+
+int memcg_enter(const struct memcg *cg)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return memcg_write(cg, "cgroup.procs", pid);
+}
+
+int memcg_leave(void)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return write_file("/sys/fs/cgroup/cgroup.procs", pid);
+}
+
+int memcg_destroy(struct memcg *cg)
+{
+	int i;
+
+	/* The cgroup may still hold exiting tasks for a moment. */
+	for (i = 0; i < 100; i++) {
+		if (rmdir(cg->path) == 0 || errno == ENOENT)
+			return 0;
+		usleep(10000);
+	}
+	return -errno;
+}
+
+int memcg_reclaim(const struct memcg *cg, size_t bytes)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%zu", bytes);
+	return memcg_write(cg, "memory.reclaim", val);
+}
+
+long memcg_stat(const struct memcg *cg, const char *key)
+{
+	char p[320];
+
+	snprintf(p, sizeof(p), "%s/memory.stat", cg->path);
+	return keyed_value(p, key, ' ');
+}
+
+long memcg_read_long(const struct memcg *cg, const char *file)
+{
+	char p[320], buf[64];
+
+	snprintf(p, sizeof(p), "%s/%s", cg->path, file);
+	if (read_file(p, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}

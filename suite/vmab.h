@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by every in-guest test and benchmark program.
+ *
+ * The guest's /init (suite/init.sh) sets the run-time mode before it starts
+ * a program and exports it as VMAB_MODE: "swap-classic", "swap-mglru",
+ * "noswap-classic" or "noswap-mglru".  VMAB_VARIANT names the kernel variant.
+ */
+#ifndef VMAB_H
+#define VMAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+/* Design A ABI (SPEC 4.1); defined here so tests build without the uapi. */
+#ifndef __NR_vrange
+#define __NR_vrange 451
+#endif
+#ifndef VRANGE_NONVOLATILE
+#define VRANGE_NONVOLATILE 0
+#define VRANGE_VOLATILE 1
+#define VRANGE_QUERY 2
+#endif
+
+/* Design B ABI (SPEC 5) and friends, for older libc headers. */
+#ifndef MADV_FREE
+#define MADV_FREE 8
+#endif
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+#define PAGE_SZ 4096UL
+#define HPAGE_SZ (2UL << 20)
+
+static inline long sys_vrange(unsigned long start, size_t len, int mode,
+			      int *purged)
+{
+	return syscall(__NR_vrange, start, len, mode, purged);
+}
+
+/* Run-time mode, from the environment /init gives each program. */
+const char *vmab_mode(void);
+const char *vmab_variant(void);
+int vmab_mode_has_swap(void);	/* a swap device is active */
+int vmab_mode_is_mglru(void);	/* /sys/kernel/mm/lru_gen/enabled is on */
+
+/* Which designs this kernel has (probed, not taken from the variant name). */
+int vrange_supported(void);	/* vrange() is not ENOSYS */
+int madv_free_supported(void);	/* MADV_FREE on private anon is not EINVAL */
+
+/* Counters.  Each returns -1 when the name is absent. */
+long vmstat_get(const char *name);		/* /proc/vmstat */
+long meminfo_kb(const char *name);		/* /proc/meminfo, "Name:" */
+long swap_used_kb(void);			/* SwapTotal - SwapFree */
+
+/* Memory helpers. */
+void *map_anon(size_t len);			/* private anon, MAP_FAILED on error */
+void *map_anon_aligned(size_t len, size_t align);	/* for THP tests */
+void fill_pattern(void *p, size_t len, unsigned int seed);
+/* Byte offset of the first byte that differs from the pattern, or -1. */
+long check_pattern(const void *p, size_t len, unsigned int seed);
+int range_is_zero(const void *p, size_t len);
+void touch_read(const void *p, size_t len);	/* read one byte per page */
+int count_vmas(void);				/* lines of /proc/self/maps */
+/* VmFlags of the smaps entry containing addr has the two-letter flag. */
+int smaps_has_flag(const void *addr, const char *flag);
+long smaps_field_kb(const void *addr, const char *field);	/* e.g. "AnonHugePages" */
+int thp_enabled(void);				/* THP is available in this kernel */
+
+/*
+ * A private cgroup v2 memory cgroup for one test.  memcg_create() makes
+ * /sys/fs/cgroup/vmab-<tag>-<pid>; memcg_enter() moves the caller in.
+ * All return 0 or -errno.
+ */
+struct memcg {
+	char path[256];
+};
+int memcg_available(void);
+int memcg_create(struct memcg *cg, const char *tag);
+int memcg_enter(const struct memcg *cg);
+int memcg_leave(void);				/* back to the root cgroup */
+int memcg_destroy(struct memcg *cg);
+int memcg_write(const struct memcg *cg, const char *file, const char *val);
+/* memory.reclaim: -EAGAIN only means "not all of it could be reclaimed". */
+int memcg_reclaim(const struct memcg *cg, size_t bytes);
+long memcg_stat(const struct memcg *cg, const char *key);	/* memory.stat */
+long memcg_read_long(const struct memcg *cg, const char *file);
+
+/* Write a string to a file (sysfs, procfs); 0 or -errno. */
+int write_file(const char *path, const char *val);
+/* Read a file into buf (NUL terminated); bytes read or -errno. */
+long read_file(const char *path, char *buf, size_t len);
+
+/* Monotonic time in nanoseconds. */
+uint64_t now_ns(void);
+
+#endif /* VMAB_H */
