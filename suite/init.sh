@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/busybox sh
 # The guest's /init.  Mounts what the suite needs, then runs every program in
 # /suite/run.list once per run-time mode and sends the results to the host on
 # the second serial port (ttyS1), separate from the kernel console (ttyS0).

@@ -30,6 +30,6 @@ timeout "${TIMEOUT:-900}" qemu-system-x86_64 -nodefaults -no-reboot -display non
 	-serial "file:$work/console.log" -serial "file:$work/results.log" \
 	-drive "file=$work/swap.img,if=virtio,format=raw" || echo "devboot: qemu exited $?"
 echo "===== console (ttyS0) ====="
-cat "$work/console.log"
+cat "$work/console.log"; cp "$work/console.log" /tmp/devboot-last-console.log; cp "$work/results.log" /tmp/devboot-last-results.log
 echo "===== results (ttyS1) ====="
 tr -d '\r' < "$work/results.log"

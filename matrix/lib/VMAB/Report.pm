@@ -1,0 +1,120 @@
+package VMAB::Report;
+# out/report/report.md and report.html, generated from matrix.json alone.
+# The scenario and benchmark sections come from VMAB::Report::Scenarios and
+# VMAB::Report::Bench (each: section($matrix, $report_dir) -> markdown).
+use strict;
+use warnings;
+use Exporter 'import';
+use File::Path qw(make_path);
+use VMAB::File qw(spew);
+use VMAB::Report::Html qw(md_to_html);
+
+our @EXPORT_OK = qw(write_report variants_by_tests);
+
+our @ORDER = qw(none vrange madv-free both swapless debug);
+
+sub variant_names {
+	my ($m) = @_;
+	my %have = map { $_ => 1 } keys %{$m->{variants}};
+	my @v = grep { $have{$_} } @ORDER;
+	push @v, sort grep { my $x = $_; !grep { $_ eq $x } @ORDER } keys %have;
+	return @v;
+}
+
+# One cell: the outcome over all modes of a variant, e.g. "pass", "skip",
+# "FAIL 1/4", "pass 2 / skip 2".
+sub cell {
+	my ($m, $v, $id) = @_;
+	my %n;
+	for my $mode (values %{$m->{variants}{$v}{modes} // {}}) {
+		my $t = $mode->{tests}{$id} or next;
+		$n{$t->{result}}++;
+	}
+	my $total = 0;
+	$total += $_ for values %n;
+	return '-' unless $total;
+	return "**FAIL** $n{fail}/$total" if $n{fail};
+	return (keys %n)[0] if keys %n == 1;
+	return join(' / ', map { "$_ $n{$_}" } sort keys %n);
+}
+
+sub variants_by_tests {
+	my ($m) = @_;
+	my @v = variant_names($m);
+	my %ids;
+	for my $v (@v) {
+		for my $mode (values %{$m->{variants}{$v}{modes} // {}}) {
+			$ids{$_} = 1 for keys %{$mode->{tests} // {}};
+		}
+	}
+	my $s = '| test | ' . join(' | ', @v) . " |\n";
+	$s .= '|---' x (@v + 1) . "|\n";
+	for my $id (sort keys %ids) {
+		$s .= "| `$id` | " . join(' | ', map { cell($m, $_, $id) } @v) . " |\n";
+	}
+	return $s;
+}
+
+sub summary {
+	my ($m) = @_;
+	my $s = "| variant | outcome | kernel | modes | config s | build s | boot s | unexpected results |\n";
+	$s .= "|---|---|---|---|---|---|---|---|\n";
+	for my $v (variant_names($m)) {
+		my $x = $m->{variants}{$v};
+		my $ph = $x->{phases} // {};
+		$s .= sprintf("| %s | %s | %s | %s | %s | %s | %s | %d |\n", $v,
+			$x->{outcome} // '?', $x->{kernel_release} // '?',
+			join(', ', sort keys %{$x->{modes} // {}}),
+			map({ defined $ph->{$_} ? sprintf('%.0f', $ph->{$_}) : '-' }
+			    qw(config build boot)),
+			scalar @{$x->{problems} // []});
+	}
+	return $s;
+}
+
+sub problems {
+	my ($m) = @_;
+	my $s = '';
+	for my $v (variant_names($m)) {
+		my $x = $m->{variants}{$v};
+		my @lines = map { "- $v: $_" } @{$x->{why} // []};
+		push @lines, map { "- $v $_->{mode} `$_->{id}`: $_->{what} (expected $_->{want}, got $_->{got})" }
+			@{$x->{problems} // []};
+		$s .= join("\n", @lines) . "\n" if @lines;
+	}
+	return length $s ? $s : "None: every boot passed and matched the expected table.\n";
+}
+
+sub optional_section {
+	my ($module, $m, $dir) = @_;
+	my $ok = eval "require $module; 1";
+	return "_($module is not available: " . ($@ =~ s/\n.*//sr) . ")_\n" unless $ok;
+	my $md = eval { $module->can('section')->($m, $dir) };
+	return "_($module failed: " . ($@ =~ s/\n.*//sr) . ")_\n" unless defined $md;
+	return $md;
+}
+
+sub write_report {
+	my ($m, $dir) = @_;
+	make_path($dir);
+	my $md = "# Volatile ranges vs MADV_FREE on Linux 6.1: the variant matrix\n\n";
+	$md .= "Generated $m->{generated} from `out/results/matrix.json`. ";
+	$md .= "Kernel: Debian linux-source $m->{source_version}, QEMU $m->{qemu_version}, ";
+	$md .= "accelerator **" . uc($m->{accelerator} // '?') . "**";
+	$md .= ($m->{accelerator} // '') eq 'tcg'
+		? ' (software emulation: absolute times are distorted, compare ratios measured in the same boot).'
+		: '.';
+	$md .= " Host kernel $m->{host_kernel}.\n\n";
+	$md .= "## Variants\n\n" . summary($m) . "\n";
+	$md .= "## What went wrong\n\n" . problems($m) . "\n";
+	$md .= "## Scenarios, side by side\n\n" .
+		optional_section('VMAB::Report::Scenarios', $m, $dir) . "\n";
+	$md .= "## Benchmarks\n\n" . optional_section('VMAB::Report::Bench', $m, $dir) . "\n";
+	$md .= "## Every test, by variant\n\nEach cell sums the run-time modes the variant ran.\n\n" .
+		variants_by_tests($m) . "\n";
+	spew("$dir/report.md", $md);
+	spew("$dir/report.html", md_to_html($md, 'Volatile ranges vs MADV_FREE'));
+	return "$dir/report.md";
+}
+
+1;

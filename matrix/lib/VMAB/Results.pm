@@ -1,0 +1,82 @@
+package VMAB::Results;
+# out/results/: one TAP stream per variant (V.tap) and matrix.json, the
+# machine-readable record of every test x variant x mode outcome, every
+# phase's duration, the accelerator, versions and all "@data" figures.
+#
+# matrix.json = {
+#   generated, accelerator, qemu_version, host_kernel, tarball,
+#   variants => { V => {
+#     outcome, why => [...], splats => [...], kernel_release, run_at,
+#     phases => { config => s, build => s, boot => s },
+#     problems => [ {mode, id, want, got, what} ],   # against expected.tsv
+#     modes => { MODE => {
+#       tests => { ID => { result, reason } },
+#       programs => { PROG => { rc, ms, planned, ran } },
+#       data => [ { prog, ...figures... } ] } } } } }
+use strict;
+use warnings;
+use Exporter 'import';
+use File::Path qw(make_path);
+use JSON::PP;
+use VMAB::File qw(slurp spew);
+use VMAB::Tap qw(to_tap);
+
+our @EXPORT_OK = qw(load_matrix save_matrix variant_record write_tap);
+
+sub json { JSON::PP->new->canonical->pretty }
+
+sub load_matrix {
+	my ($file) = @_;
+	my $text = slurp($file);
+	return { variants => {} } unless length $text;
+	my $m = eval { json()->decode($text) };
+	return ref $m eq 'HASH' ? $m : { variants => {} };
+}
+
+sub save_matrix {
+	my ($file, $m) = @_;
+	(my $dir = $file) =~ s{/[^/]+$}{};
+	make_path($dir);
+	spew("$file.tmp", json()->encode($m));
+	rename("$file.tmp", $file) or die "rename $file: $!\n";
+}
+
+# variant_record(parsed results, verdict, problems, phases, release)
+sub variant_record {
+	my (%o) = @_;
+	my $r = $o{results};
+	my %modes;
+	for my $t (@{$r->{tests}}) {
+		$modes{$t->{mode}}{tests}{$t->{id}} = {
+			result => $t->{result},
+			(defined $t->{reason} ? (reason => $t->{reason}) : ()),
+		};
+	}
+	for my $p (@{$r->{programs}}) {
+		$modes{$p->{mode}}{programs}{$p->{prog}} =
+			{ map { $_ => $p->{$_} } qw(rc ms planned ran) };
+	}
+	for my $d (@{$r->{data}}) {
+		my %fig = %$d;
+		my $mode = delete $fig{mode};
+		push @{$modes{$mode}{data}}, \%fig;
+	}
+	return {
+		outcome => $o{verdict}{outcome},
+		why => $o{verdict}{why},
+		splats => $o{verdict}{splats},
+		problems => $o{problems},
+		phases => $o{phases},
+		kernel_release => $o{release},
+		run_at => scalar gmtime,
+		modes => \%modes,
+	};
+}
+
+sub write_tap {
+	my ($dir, $variant, $r) = @_;
+	make_path($dir);
+	spew("$dir/$variant.tap", to_tap($variant, $r));
+}
+
+1;
