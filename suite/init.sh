@@ -4,7 +4,7 @@
 # the second serial port (ttyS1), separate from the kernel console (ttyS0).
 #
 # Kernel command line (unknown parameters reach us as environment):
-#   vmab_variant=NAME  vmab_modes=MODE[,MODE...]  vmab_list=FILE
+#   vmab_variant=NAME  vmab_modes=MODE[,MODE...]  vmab_list=FILE[,FILE...]
 # A mode is swap-classic, swap-mglru, noswap-classic or noswap-mglru.
 # Each program's output is framed by lines the host parses (matrix/lib/VMAB/Tap.pm):
 #   @@vmab begin mode=M prog=P
@@ -59,7 +59,7 @@ set_lru() {
 ms() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
 export VMAB_VARIANT=${vmab_variant:-unknown}
-list=${vmab_list:-/suite/run.list}
+lists=$(echo "${vmab_list:-/suite/run.list}" | tr , ' ')
 say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=$vmab_modes"
 
 for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
@@ -73,7 +73,8 @@ for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 	*) set_lru classic ;;
 	esac
 	export VMAB_MODE=$mode
-	while read -r prog args; do
+	# shellcheck disable=SC2086
+	cat $lists | while read -r prog args; do
 		case $prog in ''|'#'*) continue ;; esac
 		say "@@vmab begin mode=$mode prog=$prog"
 		t0=$(ms)
@@ -82,7 +83,7 @@ for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 		rc=$?
 		t1=$(ms)
 		say "@@vmab end mode=$mode prog=$prog rc=$rc ms=$(( (t1 - t0) * 10 ))"
-	done < "$list"
+	done
 done
 say "@@vmab done"
 sync

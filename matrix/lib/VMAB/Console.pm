@@ -54,7 +54,7 @@ sub classify {
 	my @splats = find_splats($console);
 	my @why;
 	my $outcome;
-	if ($console =~ /Kernel panic - not syncing:?\s*(.*)/) {
+	if ($console =~ /Kernel panic - not syncing:?\s*([^\r\n]*)/) {
 		$outcome = 'PANIC';
 		push @why, "kernel panic: $1";
 	} elsif (!$r->{hello}) {

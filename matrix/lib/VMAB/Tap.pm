@@ -64,7 +64,7 @@ sub parse_results {
 			next;
 		} elsif ($l =~ /^1\.\.(\d+)/) {
 			$cur->{planned} += $1;
-		} elsif ($l =~ /^#\s*\@data\s+(\{.*\})\s*$/) {
+		} elsif ($l =~ /^#\s*\@data\s+(.*?)\s*$/) {
 			my $d = eval { $json->decode($1) };
 			if (ref $d eq 'HASH') {
 				push @{$r{data}}, { %$d, mode => $cur->{mode}, prog => $cur->{prog} };

@@ -1,0 +1,40 @@
+# Entry points (SPEC 7).  V=name[,name] limits the variants.
+#   make matrix   build, boot and run every variant, write the report
+#   make check    host-side tests, then the matrix judged against
+#                 matrix/expected.tsv (non-zero on any unexpected result)
+#   make bench    the benchmarks alone (suite/bench.list)
+#   make stress   the 10-minute stress run (suite/stress.list)
+#   make report   regenerate out/report from out/results/matrix.json
+PERL ?= perl
+DRIVER := $(PERL) matrix/vmab $(if $(V),--variants $(V))
+
+all: matrix
+
+deps:
+	tools/install-deps.sh
+
+matrix: deps
+	$(DRIVER) --list run.list,bench.list
+
+check: deps test-host
+	$(DRIVER) --list run.list --judge
+
+test-host: deps
+	prove -I matrix/lib matrix/t
+
+bench: deps
+	$(DRIVER) --list bench.list
+
+stress: deps
+	$(DRIVER) --list stress.list
+
+report:
+	$(DRIVER) --report-only
+
+clean:
+	rm -rf out/build out/guest out/results out/report out/logs
+
+distclean:
+	rm -rf out
+
+.PHONY: all deps matrix check test-host bench stress report clean distclean

@@ -1,0 +1,64 @@
+# Outcome classification on console logs recorded from real boots of broken
+# kernels and initramfs images (tools/make-fixtures.sh made them).
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use VMAB::Console qw(classify find_splats);
+use VMAB::File qw(slurp);
+use VMAB::Tap qw(parse_results);
+
+my $fx = "$FindBin::Bin/fixtures";
+sub outcome {
+	my ($name, %o) = @_;
+	return classify(console => slurp("$fx/$name.console"),
+			results => parse_results(slurp("$fx/$name.results")), %o);
+}
+
+my $c = outcome('clean');
+is($c->{outcome}, 'PASS', 'clean boot: PASS') or diag explain $c;
+is_deeply($c->{splats}, [], 'clean boot: no splat');
+
+$c = outcome('panic');
+is($c->{outcome}, 'PANIC', 'no init: PANIC');
+is($c->{why}[0], 'kernel panic: VFS: Unable to mount root fs on unknown-block(0,0)', 'panic reason');
+
+$c = outcome('hang', timed_out => 1);
+is($c->{outcome}, 'TIMEOUT', 'init hangs: TIMEOUT');
+
+$c = outcome('bootfail', timed_out => 1);
+is($c->{outcome}, 'BOOTFAIL', 'truncated kernel: BOOTFAIL');
+
+$c = outcome('oom');
+like(slurp("$fx/oom.console"), qr/Call Trace:/, 'the OOM fixture has a stack dump');
+is_deeply($c->{splats}, [], 'an OOM kill is not a splat');
+is($c->{outcome}, 'PASS', 'OOM kill with the suite finished: PASS');
+
+$c = outcome('flood', timed_out => 1);
+is($c->{outcome}, 'TIMEOUT', 'flood without a done line: TIMEOUT');
+
+# A splat fails a boot whose tests all passed.
+my $console = slurp("$fx/clean.console") .
+	"[   12.3] WARNING: CPU: 0 PID: 50 at mm/memory.c:3747 handle_pte_marker+0x1/0x2\n" .
+	"[   12.3] Call Trace:\n";
+$c = classify(console => $console, results => parse_results(slurp("$fx/clean.results")));
+is($c->{outcome}, 'FAIL', 'splat with passing tests: FAIL');
+is_deeply($c->{splats}, ['WARNING: CPU: 0 PID: 50 at mm/memory.c:3747 handle_pte_marker+0x1/0x2',
+			 'Call Trace:'], 'splat lines reported');
+for my $l ('BUG: KASAN: use-after-free in foo', 'BUG: sleeping function called from invalid context',
+	   'WARNING: possible circular locking dependency detected',
+	   'general protection fault, probably for non-canonical address') {
+	is(scalar find_splats("$l\n"), 1, "splat: $l");
+}
+# WARNING inside an OOM report is still a splat.
+is(scalar find_splats("x invoked oom-killer: gfp\nWARNING: at foo\nCall Trace:\n"), 1,
+   'WARNING inside an OOM report counts');
+
+# A test failure or a crashed program fails the boot.
+my $res = parse_results(slurp("$fx/clean.results") =~ s/^ok 1 global/not ok 1 global/mr);
+is(classify(console => '', results => $res)->{outcome}, 'FAIL', 'a failed test: FAIL');
+$res = parse_results(slurp("$fx/clean.results") =~ s/rc=0 ms=880/rc=139 ms=880/r);
+$c = classify(console => '', results => $res);
+is($c->{outcome}, 'FAIL', 'a crashed program: FAIL');
+like(join(' ', @{$c->{why}}), qr/exit status 139/, '... named');
+done_testing;

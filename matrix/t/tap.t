@@ -1,0 +1,59 @@
+# Parsing the results channel: framing, TAP lines, the 6.1 harness's
+# nameless skips, @data lines, programs cut off mid-run.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use VMAB::File qw(slurp);
+use VMAB::Tap qw(parse_results parse_tap_line to_tap);
+
+my $t = parse_tap_line('ok 3 # SKIP no swap');
+is($t->{result}, 'skip', 'nameless skip is a skip');
+is($t->{name}, '', '... with no name');
+is($t->{reason}, 'no swap', '... and its reason');
+$t = parse_tap_line('not ok 7 fixture.variant.test');
+is_deeply([@$t{qw(result num name)}], ['fail', 7, 'fixture.variant.test'], 'failure');
+$t = parse_tap_line('ok 2 - dash name # skip later');
+is_deeply([@$t{qw(result name reason)}], ['skip', 'dash name', 'later'], 'dash and lower-case skip');
+is(parse_tap_line('# ok 1 comment'), undef, 'a comment is no result');
+
+my $r = parse_results(slurp("$FindBin::Bin/fixtures/clean.results"));
+ok($r->{hello} && $r->{done}, 'recorded clean boot: hello and done');
+is($r->{hello}{kernel}, '6.1.192+', 'hello carries the kernel release');
+is(scalar @{$r->{programs}}, 2, 'two program runs (two modes)');
+is(scalar @{$r->{tests}}, 10, 'ten results');
+is($r->{tests}[0]{id}, 'base_test/madv_dontneed_zeroes_pages', 'global. prefix dropped');
+is_deeply([map { $_->{mode} } @{$r->{programs}}], ['swap-classic', 'noswap-mglru'], 'modes');
+is($r->{programs}[0]{planned}, 5, 'plan counted');
+is($r->{programs}[0]{ran}, 5, 'results counted');
+
+my $text = <<'EOT';
+@@vmab hello variant=v kernel=k modes=m
+@@vmab begin mode=m prog=p
+TAP version 13
+1..3
+#  RUN           global.first ...
+#      SKIP      no vrange
+ok 1 # SKIP CONFIG_VRANGE=n
+# @data {"kind":"scenario","pages":4}
+# @data {broken json
+#  RUN           f.v.second ...
+not ok 2 f.v.second
+@@vmab end mode=m prog=p rc=1 ms=20
+@@vmab begin mode=m prog=q
+1..2
+ok 1 alive
+EOT
+$r = parse_results($text);
+is($r->{tests}[0]{id}, 'p/first', 'nameless skip takes the RUN line name');
+is($r->{tests}[0]{reason}, 'CONFIG_VRANGE=n', 'skip reason kept');
+is($r->{tests}[1]{id}, 'p/f.v.second', 'fixture test id');
+is_deeply($r->{data}, [{ kind => 'scenario', pages => 4, mode => 'm', prog => 'p' }], '@data decoded');
+is(scalar @{$r->{bad_data}}, 1, 'bad @data kept aside');
+ok(!$r->{done}, 'no done line');
+is($r->{programs}[1]{rc}, -1, 'a program cut off has rc -1');
+like(to_tap('v', $r), qr/^1\.\.3$/m, 'combined TAP plan');
+like(to_tap('v', $r), qr/^ok 1 m\/p\/first # SKIP CONFIG_VRANGE=n$/m, 'combined TAP skip');
+like(to_tap('v', $r), qr/^not ok 2 m\/p\/f\.v\.second$/m, 'combined TAP failure');
+
+done_testing;
