@@ -97,6 +97,26 @@ int write_file(const char *path, const char *val);
 /* Read a file into buf (NUL terminated); bytes read or -errno. */
 long read_file(const char *path, char *buf, size_t len);
 
+/*
+ * Figures for the report: one "# @data {single-line JSON}" line on stdout,
+ * which the host's matrix/lib/VMAB/Tap.pm stores in matrix.json.
+ *   struct vmab_data d;
+ *   data_begin(&d, "scenario"); data_str(&d, "design", "vrange");
+ *   data_long(&d, "pages_marked", 256); data_emit(&d);
+ * Keys and string values are written as given (no escaping needed for the
+ * plain names the suite uses); a NULL string is written as null.  Too many
+ * fields are cut off at the buffer's end rather than overflowing it.
+ */
+struct vmab_data {
+	char buf[4096];
+	size_t len;
+};
+void data_begin(struct vmab_data *d, const char *kind);
+void data_str(struct vmab_data *d, const char *key, const char *val);
+void data_long(struct vmab_data *d, const char *key, long val);
+void data_double(struct vmab_data *d, const char *key, double val);
+void data_emit(struct vmab_data *d);	/* prints the line and flushes stdout */
+
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);
 
