@@ -82,6 +82,11 @@ long vmstat_get(const char *name)
 	return keyed_value("/proc/vmstat", name, ' ');
 }
 
+int vmstat_refresh(void)
+{
+	return write_file("/proc/sys/vm/stat_refresh", "1");
+}
+
 long meminfo_kb(const char *name)
 {
 	return keyed_value("/proc/meminfo", name, ':');

@@ -56,6 +56,12 @@ int madv_free_supported(void);	/* MADV_FREE on private anon is not EINVAL */
 
 /* Counters.  Each returns -1 when the name is absent. */
 long vmstat_get(const char *name);		/* /proc/vmstat */
+/*
+ * Fold every CPU's pending deltas into the global vmstat counters
+ * (/proc/sys/vm/stat_refresh), so that the next vmstat_get() or
+ * meminfo_kb() of a gauge is exact.  0 or -errno.
+ */
+int vmstat_refresh(void);
 long meminfo_kb(const char *name);		/* /proc/meminfo, "Name:" */
 long swap_used_kb(void);			/* SwapTotal - SwapFree */
 
