@@ -1,0 +1,1332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shared semantic suite (issue 5): every scenario runs once per design,
+ * design A (vrange(), SPEC 4) and design B (MADV_FREE, SPEC 5), through the
+ * kselftest harness's FIXTURE_VARIANT.  Each scenario asserts what the
+ * semantics define and records what it saw as one "# @data {json}" line
+ * (kind "scenario"), which the report puts side by side.
+ *
+ * Every scenario also holds non-volatile memory with known content (the
+ * fixture's "keep" area, charged to the same memory cgroup as the marked
+ * memory) and checks it byte for byte at the end: any loss fails.
+ *
+ * Words used below: a page is "marked" when vrange(VOLATILE) or
+ * madvise(MADV_FREE) covered it, "discarded" when the kernel dropped its
+ * content (vrange: purged), and "taken back" when user space made it
+ * ordinary memory again (vrange: NONVOLATILE; MADV_FREE: a write to it).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "vmab.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define MIB (1UL << 20)
+#define REGION_LEN (8 * MIB)	/* marked memory of the pressure scenarios */
+#define SMALL_LEN (2 * MIB)	/* marked memory of the VMA scenarios */
+#define KEEP_LEN (2 * MIB)	/* non-volatile memory every scenario checks */
+#define KEEP_SEED 0x6b656570u
+#define NPAGES(len) ((long)((len) / PAGE_SZ))
+
+enum design { D_VRANGE, D_MADV_FREE };
+
+static const char *design_name(int d)
+{
+	return d == D_VRANGE ? "vrange" : "madv_free";
+}
+
+/* The /proc/vmstat event counting discarded pages (SPEC 4.3, 5). */
+static const char *discard_counter(int d)
+{
+	return d == D_VRANGE ? "pgvrange_purged" : "pglazyfreed";
+}
+
+FIXTURE(scn) {
+	const char *skip;	/* why this design cannot run here */
+	int both;		/* the kernel has both designs */
+	int have_cg;
+	struct memcg cg;
+	char *keep;
+};
+
+FIXTURE_VARIANT(scn) {
+	int design;
+};
+
+FIXTURE_VARIANT_ADD(scn, vrange) {
+	.design = D_VRANGE,
+};
+
+FIXTURE_VARIANT_ADD(scn, madv_free) {
+	.design = D_MADV_FREE,
+};
+
+/* Fill page i of [p, p + len) with the pattern of seed + i. */
+static void fill_pages(char *p, size_t len, unsigned int seed)
+{
+	long i;
+
+	for (i = 0; i < NPAGES(len); i++)
+		fill_pattern(p + i * PAGE_SZ, PAGE_SZ, seed + i);
+}
+
+FIXTURE_SETUP(scn)
+{
+	int has_a = vrange_supported(), has_b = madv_free_supported();
+
+	/* SKIP here would not stop the test body in 6.1's harness. */
+	if (variant->design == D_VRANGE && !has_a)
+		self->skip = "CONFIG_VRANGE=n";
+	if (variant->design == D_MADV_FREE && !has_b)
+		self->skip = "CONFIG_MADV_FREE=n";
+	self->both = has_a && has_b;
+	if (self->skip)
+		return;
+	/* The keep area goes into the test's memcg, under the same pressure. */
+	if (memcg_available() && memcg_create(&self->cg, "scn") == 0) {
+		if (memcg_enter(&self->cg) == 0)
+			self->have_cg = 1;
+		else
+			memcg_destroy(&self->cg);
+	}
+	self->keep = map_anon(KEEP_LEN);
+	ASSERT_NE(MAP_FAILED, self->keep);
+	fill_pages(self->keep, KEEP_LEN, KEEP_SEED);
+}
+
+FIXTURE_TEARDOWN(scn)
+{
+	if (self->keep)
+		munmap(self->keep, KEEP_LEN);
+	if (self->have_cg) {
+		memcg_leave();
+		memcg_destroy(&self->cg);
+	}
+}
+
+#define NEED_DESIGN() do {						\
+	if (self->skip)							\
+		SKIP(return, "%s", self->skip);				\
+} while (0)
+
+#define NEED_MEMCG() do {						\
+	if (!self->have_cg)						\
+		SKIP(return, "cgroup v2 memory controller not available"); \
+} while (0)
+
+/* Bytes of the keep area that no longer hold their pattern. */
+static long lost_keep_bytes(const char *keep)
+{
+	unsigned char ref[PAGE_SZ];
+	long i, lost = 0;
+	size_t b;
+
+	for (i = 0; i < NPAGES(KEEP_LEN); i++) {
+		const unsigned char *pg = (const unsigned char *)keep + i * PAGE_SZ;
+
+		if (check_pattern(pg, PAGE_SZ, KEEP_SEED + i) == -1)
+			continue;
+		fill_pattern(ref, PAGE_SZ, KEEP_SEED + i);
+		for (b = 0; b < PAGE_SZ; b++)
+			lost += pg[b] != ref[b];
+	}
+	return lost;
+}
+
+/* Mark [p, p + len) discardable with design d: 0 or -errno. */
+static int mark(int d, void *p, size_t len)
+{
+	long r;
+
+	if (d == D_MADV_FREE)
+		return madvise(p, len, MADV_FREE) ? -errno : 0;
+	r = sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL);
+	if (r < 0)
+		return -errno;
+	return r == (long)len ? 0 : -EIO;
+}
+
+/*
+ * vrange(NONVOLATILE): 0 or -errno, *purged from the kernel.  MADV_FREE has
+ * no call for this; its users take pages back by writing to them.
+ */
+static int unmark_vrange(void *p, size_t len, int *purged)
+{
+	long r;
+
+	*purged = 0;
+	r = sys_vrange((unsigned long)p, len, VRANGE_NONVOLATILE, purged);
+	if (r < 0)
+		return -errno;
+	return r == (long)len ? 0 : -EIO;
+}
+
+/* Pages of [p, p + len) that mincore(2) reports as not resident. */
+static long nonresident_pages(void *p, size_t len, long *first)
+{
+	long i, n = 0, np = NPAGES(len);
+	unsigned char *vec = malloc(np);
+
+	*first = -1;
+	if (!vec || mincore(p, len, vec)) {
+		free(vec);
+		return -1;
+	}
+	for (i = 0; i < np; i++) {
+		if (!(vec[i] & 1)) {
+			if (*first < 0)
+				*first = i;
+			n++;
+		}
+	}
+	free(vec);
+	return n;
+}
+
+/* What page i holds: its pattern (seed + i, or alt + i when alt), zeros, or neither. */
+enum page_state { PG_DATA, PG_ZERO, PG_GARBAGE };
+
+static enum page_state page_state(const char *pg, long i, unsigned int seed,
+				  unsigned int alt)
+{
+	if (check_pattern(pg, PAGE_SZ, seed + i) == -1)
+		return PG_DATA;
+	if (alt && check_pattern(pg, PAGE_SZ, alt + i) == -1)
+		return PG_DATA;
+	if (range_is_zero(pg, PAGE_SZ))
+		return PG_ZERO;
+	return PG_GARBAGE;
+}
+
+/* SIGBUS-safe one-byte read, for reads of purged volatile pages. */
+static sigjmp_buf probe_jmp;
+static void *volatile probe_addr;
+static volatile int probe_code;
+
+static void probe_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	probe_addr = si->si_addr;
+	probe_code = si->si_code;
+	siglongjmp(probe_jmp, 1);
+}
+
+/* 1 if reading p raised SIGBUS (probe_addr/probe_code set), else 0. */
+static int probe_read(const char *p)
+{
+	struct sigaction sa = { .sa_sigaction = probe_sigbus,
+				.sa_flags = SA_SIGINFO }, old;
+	int hit = 0;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	probe_addr = NULL;
+	probe_code = 0;
+	if (sigsetjmp(probe_jmp, 1) == 0)
+		(void)*(const volatile char *)p;
+	else
+		hit = 1;
+	sigaction(SIGBUS, &old, NULL);
+	return hit;
+}
+
+/* write(2) from p into a pipe: bytes or -errno; what it wrote goes to out. */
+static long kernel_write_from(const void *p, size_t n, void *out)
+{
+	int fd[2];
+	long r;
+
+	if (pipe(fd))
+		return -errno;
+	r = write(fd[1], p, n);
+	if (r < 0)
+		r = -errno;
+	else if (read(fd[0], out, r) != r)
+		r = -EIO;
+	close(fd[0]);
+	close(fd[1]);
+	return r;
+}
+
+/* read(2) from a pipe holding src into p: bytes or -errno. */
+static long kernel_read_into(void *p, const void *src, size_t n)
+{
+	int fd[2];
+	long r;
+
+	if (pipe(fd))
+		return -errno;
+	if (write(fd[1], src, n) != (long)n) {
+		r = -EIO;
+	} else {
+		r = read(fd[0], p, n);
+		if (r < 0)
+			r = -errno;
+	}
+	close(fd[0]);
+	close(fd[1]);
+	return r;
+}
+
+static const char *kernel_access_word(long r)
+{
+	if (r == -EFAULT)
+		return "efault";
+	return r >= 0 ? "ok" : "error";
+}
+
+/* Counters taken before pressure, to report deltas. */
+struct snap {
+	long counter;		/* discard_counter() */
+	long rss_kb;		/* Rss of the marked VMA */
+	long cg_anon, cg_file;	/* memory.stat, bytes */
+};
+
+static void snap_take(FIXTURE_DATA(scn) *self, int d, void *p, struct snap *s)
+{
+	s->counter = vmstat_get(discard_counter(d));
+	s->rss_kb = smaps_field_kb(p, "Rss");
+	s->cg_anon = self->have_cg ? memcg_stat(&self->cg, "anon") : -1;
+	s->cg_file = self->have_cg ? memcg_stat(&self->cg, "file") : -1;
+}
+
+/* What one scenario saw, from pressure to taking the memory back. */
+struct obs {
+	const char *pressure;
+	long pages_marked;
+	long nonresident;	/* mincore, while still marked */
+	long data, zero, garbage;	/* pages, after taking back */
+	int purged;		/* vrange NONVOLATILE's flag; -1 for MADV_FREE */
+	int sigbus;		/* reading a discarded page raised SIGBUS */
+	int sigbus_right;	/* si_addr is the page, si_code BUS_ADRERR */
+	const char *read_returns;
+	const char *detect;
+	const char *kread, *kwrite;	/* read(2) into / write(2) from a discarded page */
+	long counter_delta;
+	long rss_kb_before, rss_kb_after;
+	long cg_anon_delta_kb, cg_file_delta_kb;
+	long ns_unmark;
+	long lost_keep;
+};
+
+/*
+ * Look at a marked region after pressure the way its owner would: read a
+ * discarded page while still marked (and let the kernel read and write it),
+ * take the region back, then classify every page.  For vrange the region is
+ * made non-volatile here; MADV_FREE pages are only read.
+ */
+static void observe(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(scn) *self, int d, char *p, size_t len,
+		    unsigned int seed, unsigned int alt, const struct snap *s0,
+		    struct obs *o)
+{
+	char buf[64], zeros[64];
+	long first, i, r;
+	char *q;
+	uint64_t t0;
+
+	memset(zeros, 0, sizeof(zeros));
+	o->pages_marked = NPAGES(len);
+	o->nonresident = nonresident_pages(p, len, &first);
+	o->rss_kb_before = s0->rss_kb;
+	o->rss_kb_after = smaps_field_kb(p, "Rss");
+	o->cg_anon_delta_kb = self->have_cg && s0->cg_anon >= 0 ?
+		(memcg_stat(&self->cg, "anon") - s0->cg_anon) / 1024 : 0;
+	o->cg_file_delta_kb = self->have_cg && s0->cg_file >= 0 ?
+		(memcg_stat(&self->cg, "file") - s0->cg_file) / 1024 : 0;
+
+	/* A read while still marked, of a page mincore says is gone. */
+	q = p + (first >= 0 ? first : 0) * PAGE_SZ;
+	o->sigbus = probe_read(q);
+	o->sigbus_right = o->sigbus ? probe_addr == (void *)q &&
+		probe_code == BUS_ADRERR : -1;
+	o->kread = o->kwrite = NULL;
+	if (first >= 0) {
+		/* Non-destructive: write back exactly what was read out. */
+		r = kernel_write_from(q, sizeof(buf), buf);
+		o->kwrite = kernel_access_word(r);
+		r = kernel_read_into(q, r > 0 ? buf : zeros, sizeof(buf));
+		o->kread = kernel_access_word(r);
+	}
+
+	o->purged = -1;
+	o->ns_unmark = 0;
+	if (d == D_VRANGE) {
+		t0 = now_ns();
+		ASSERT_EQ(0, unmark_vrange(p, len, &o->purged));
+		o->ns_unmark = now_ns() - t0;
+	}
+	o->data = o->zero = o->garbage = 0;
+	for (i = 0; i < NPAGES(len); i++) {
+		switch (page_state(p + i * PAGE_SZ, i, seed, alt)) {
+		case PG_DATA:
+			o->data++;
+			break;
+		case PG_ZERO:
+			o->zero++;
+			break;
+		default:
+			o->garbage++;
+		}
+	}
+	o->counter_delta = s0->counter >= 0 ?
+		vmstat_get(discard_counter(d)) - s0->counter : -1;
+
+	if (o->sigbus)
+		o->read_returns = "sigbus";
+	else if (first >= 0 && range_is_zero(q, PAGE_SZ))
+		o->read_returns = "zero";
+	else
+		o->read_returns = "data";
+	if (o->purged == 1)
+		o->detect = "purged_flag";
+	else if (o->sigbus)
+		o->detect = "sigbus";
+	else if (o->zero && d == D_MADV_FREE)
+		o->detect = "zero_page";
+	else if (o->zero)
+		o->detect = "nothing";	/* lost and not told: a vrange failure */
+	else
+		o->detect = NULL;	/* nothing was lost */
+	o->lost_keep = lost_keep_bytes(self->keep);
+}
+
+/* The common fields of a scenario's data line. */
+static void obs_data(struct vmab_data *dd, const char *scenario, int d,
+		     const struct obs *o)
+{
+	data_begin(dd, "scenario");
+	data_str(dd, "scenario", scenario);
+	data_str(dd, "design", design_name(d));
+	data_str(dd, "pressure", o->pressure);
+	data_long(dd, "pages_marked", o->pages_marked);
+	data_long(dd, "pages_discarded", o->zero);
+	data_long(dd, "pages_intact", o->data);
+	data_long(dd, "pages_garbage", o->garbage);
+	data_long(dd, "pages_nonresident", o->nonresident);
+	data_str(dd, "detect", o->detect);
+	data_str(dd, "read_returns", o->read_returns);
+	if (o->purged >= 0)
+		data_long(dd, "purged", o->purged);
+	if (o->sigbus)
+		data_long(dd, "sigbus_addr_code_right", o->sigbus_right);
+	data_str(dd, "kernel_read_into", o->kread);
+	data_str(dd, "kernel_write_from", o->kwrite);
+	data_long(dd, "counter_discarded", o->counter_delta);
+	data_long(dd, "rss_kb_before", o->rss_kb_before);
+	data_long(dd, "rss_kb_after", o->rss_kb_after);
+	data_long(dd, "memcg_anon_delta_kb", o->cg_anon_delta_kb);
+	data_long(dd, "memcg_file_delta_kb", o->cg_file_delta_kb);
+	if (d == D_VRANGE)
+		data_long(dd, "ns_unmark", o->ns_unmark);
+	data_long(dd, "lost_nonvolatile_bytes", o->lost_keep);
+}
+
+/* What both designs promise, whatever the pressure was. */
+static void check_obs(struct __test_metadata *_metadata, int d,
+		      const struct obs *o)
+{
+	EXPECT_EQ(0, o->lost_keep);
+	EXPECT_EQ(0, o->garbage);		/* never garbage */
+	if (d == D_VRANGE) {
+		/* Loss is reported, and only loss. */
+		EXPECT_EQ(o->zero > 0, o->purged);
+		if (o->kread) {		/* a purged page, still volatile */
+			EXPECT_EQ(1, o->sigbus);
+			EXPECT_STREQ("efault", o->kread);
+			EXPECT_STREQ("efault", o->kwrite);
+		}
+		if (o->sigbus)
+			EXPECT_EQ(1, o->sigbus_right);
+	} else {
+		EXPECT_EQ(0, o->sigbus);
+		if (o->kread) {
+			EXPECT_STREQ("ok", o->kread);
+			EXPECT_STREQ("ok", o->kwrite);
+		}
+	}
+}
+
+/* memory.reclaim of everything the test's memcg holds, up to tries times. */
+static void reclaim_all(FIXTURE_DATA(scn) *self, char *p, size_t len, int tries)
+{
+	long first;
+	int i;
+
+	for (i = 0; i < tries; i++) {
+		long cur = memcg_read_long(&self->cg, "memory.current");
+
+		memcg_reclaim(&self->cg, cur > 0 ? (size_t)cur : len);
+		if (nonresident_pages(p, len, &first) == NPAGES(len))
+			break;
+	}
+}
+
+/*
+ * A process that writes len bytes of its own and then waits to be killed.
+ * It is the OOM killer's first choice; the caller makes itself the last.
+ * *got is 1 when it has all its memory, 0 when it died before.
+ */
+static pid_t start_hog(size_t len, int *got)
+{
+	int fd[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char *h;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		write_file("/proc/self/oom_score_adj", "1000");
+		close(fd[0]);
+		h = map_anon(len);
+		if (h != MAP_FAILED) {
+			madvise(h, len, MADV_NOHUGEPAGE);
+			if (madvise(h, len, MADV_POPULATE_WRITE)) {
+				size_t i;
+
+				for (i = 0; i < len; i += PAGE_SZ)
+					h[i] = 1;
+			}
+			if (write(fd[1], "1", 1) != 1)
+				_exit(1);
+		}
+		for (;;)
+			pause();
+	}
+	close(fd[1]);
+	*got = pid > 0 && read(fd[0], &c, 1) == 1;
+	close(fd[0]);
+	return pid;
+}
+
+static void stop_hog(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+enum pressure { P_RECLAIM, P_LIMIT, P_PAGEOUT, P_GLOBAL };
+static const char *const pressure_names[] = {
+	"memcg_reclaim", "memcg_limit", "madv_pageout", "global",
+};
+
+/*
+ * The pressure scenarios: REGION_LEN marked, pressure of one kind, then
+ * observe().  The extra figures answer the reviewers' questions: which
+ * pages reclaim took first (the LRU placement of marked pages), and what
+ * the counters say against what was found.
+ */
+static void pressure_scenario(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(scn) *self, int d,
+			      enum pressure how)
+{
+	size_t len = REGION_LEN;
+	long first, first_pass = -1, keep_swap_kb = -1, hog_kb = 0;
+	int hog_got = -1;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = pressure_names[how] };
+	uint64_t t0, ns_pressure;
+	char *p = map_anon(len);
+	pid_t hog;
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 100);
+	ASSERT_EQ(0, mark(d, p, len));
+	snap_take(self, d, p, &s0);
+
+	t0 = now_ns();
+	switch (how) {
+	case P_RECLAIM:
+		/* First exactly the marked size: what does reclaim take first? */
+		memcg_reclaim(&self->cg, len);
+		first_pass = nonresident_pages(p, len, &first);
+		keep_swap_kb = smaps_field_kb(self->keep, "Swap");
+		reclaim_all(self, p, len, 4);
+		break;
+	case P_LIMIT: {
+		long cur = memcg_read_long(&self->cg, "memory.current");
+		char val[32];
+
+		/* Room for 8 MiB more; the hog wants 12. */
+		write_file("/proc/self/oom_score_adj", "-1000");
+		snprintf(val, sizeof(val), "%ld", cur + (long)(8 * MIB));
+		ASSERT_EQ(0, memcg_write(&self->cg, "memory.max", val));
+		hog_kb = 12 * 1024;
+		hog = start_hog(12 * MIB, &hog_got);
+		ASSERT_GT(hog, 0);
+		stop_hog(hog);
+		memcg_write(&self->cg, "memory.max", "max");
+		break;
+	}
+	case P_PAGEOUT:
+		ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+		break;
+	case P_GLOBAL: {
+		long free_kb = meminfo_kb("MemFree");
+
+		/* All free memory and half the region more, in another process. */
+		ASSERT_GT(free_kb, 0);
+		write_file("/proc/self/oom_score_adj", "-1000");
+		hog_kb = free_kb + (long)(len / 2048);
+		hog = start_hog((size_t)hog_kb * 1024, &hog_got);
+		ASSERT_GT(hog, 0);
+		stop_hog(hog);
+		break;
+	}
+	}
+	ns_pressure = now_ns() - t0;
+
+	observe(_metadata, self, d, p, len, 100, 0, &s0, &o);
+	obs_data(&dd, o.pressure, d, &o);
+	if (how == P_RECLAIM) {
+		data_long(&dd, "first_pass_discarded", first_pass);
+		data_long(&dd, "first_pass_keep_swapped_kb", keep_swap_kb);
+	}
+	if (how == P_LIMIT || how == P_GLOBAL) {
+		data_long(&dd, "hog_kb", hog_kb);
+		data_long(&dd, "hog_oom_killed", !hog_got);
+	}
+	data_long(&dd, "ns_pressure", ns_pressure);
+	data_emit(&dd);
+
+	check_obs(_metadata, d, &o);
+	/* Where nothing but the marked pages can go, they must go. */
+	if (how == P_RECLAIM || how == P_PAGEOUT ||
+	    !vmab_mode_has_swap())
+		EXPECT_GT(o.zero, 0);
+	if (how == P_RECLAIM && d == D_VRANGE)
+		EXPECT_EQ(1, o.purged);
+	munmap(p, len);
+}
+
+/*
+ * No pressure: marked data survives, and what it costs to mark it and to
+ * take it back (vrange: NONVOLATILE; MADV_FREE: a write to each page).
+ * Also where marked pages sit on the LRU (memory.stat before and after).
+ */
+TEST_F(scn, no_pressure)
+{
+	static const char *const lru[] = {
+		"inactive_anon", "active_anon", "inactive_file", "active_file",
+	};
+	size_t len = REGION_LEN;
+	long lru0[4], lru1[4], lazy0, lazy1, vmas0, vmas1, i, query = -1;
+	long marked0 = -1, marked1 = -1;
+	int purged = -1, vo = -1;
+	uint64_t t0, ns_mark, ns_unmark = 0, ns_retouch, ns_read;
+	struct vmab_data dd;
+	char *p;
+	long intact;
+
+	NEED_DESIGN();
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 200);
+	vmas0 = count_vmas();
+	for (i = 0; i < 4; i++)
+		lru0[i] = self->have_cg ? memcg_stat(&self->cg, lru[i]) : -1;
+	lazy0 = self->have_cg ? memcg_stat(&self->cg, "lazyfree") : -1;
+	if (variant->design == D_MADV_FREE)
+		marked0 = vmstat_get("pglazyfree");
+
+	t0 = now_ns();
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	ns_mark = now_ns() - t0;
+
+	for (i = 0; i < 4; i++)
+		lru1[i] = self->have_cg ? memcg_stat(&self->cg, lru[i]) : -1;
+	lazy1 = self->have_cg ? memcg_stat(&self->cg, "lazyfree") : -1;
+	if (variant->design == D_MADV_FREE)
+		marked1 = vmstat_get("pglazyfree");
+	if (variant->design == D_VRANGE) {
+		vo = smaps_has_flag(p, "vo");
+		query = sys_vrange((unsigned long)p, len, VRANGE_QUERY, &purged);
+	}
+
+	/* A read of every page while marked: no fault, the data. */
+	t0 = now_ns();
+	touch_read(p, len);
+	ns_read = now_ns() - t0;
+
+	if (variant->design == D_VRANGE) {
+		t0 = now_ns();
+		ASSERT_EQ(0, unmark_vrange(p, len, &purged));
+		ns_unmark = now_ns() - t0;
+	}
+	/* MADV_FREE's way back: a write to every page (the same byte). */
+	t0 = now_ns();
+	for (i = 0; i < NPAGES(len); i++) {
+		volatile char *c = p + i * PAGE_SZ;
+
+		*c = *c;
+	}
+	ns_retouch = now_ns() - t0;
+	vmas1 = count_vmas();
+
+	intact = 0;
+	for (i = 0; i < NPAGES(len); i++)
+		intact += page_state(p + i * PAGE_SZ, i, 200, 0) == PG_DATA;
+
+	data_begin(&dd, "scenario");
+	data_str(&dd, "scenario", "no_pressure");
+	data_str(&dd, "design", design_name(variant->design));
+	data_long(&dd, "pages_marked", NPAGES(len));
+	data_long(&dd, "pages_intact", intact);
+	data_long(&dd, "pages_discarded", NPAGES(len) - intact);
+	data_str(&dd, "read_returns", "data");
+	if (variant->design == D_VRANGE) {
+		data_long(&dd, "purged", purged);
+		data_long(&dd, "query_bytes", query);
+		data_long(&dd, "smaps_vo", vo);
+	} else {
+		data_long(&dd, "counter_marked", marked1 - marked0);
+	}
+	data_long(&dd, "vmas_delta_after_unmark", vmas1 - vmas0);
+	for (i = 0; i < 4; i++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "mark_delta_kb_%s", lru[i]);
+		data_long(&dd, key, lru0[i] >= 0 && lru1[i] >= 0 ?
+			  (lru1[i] - lru0[i]) / 1024 : -1);
+	}
+	data_long(&dd, "memcg_lazyfree_kb", lazy1 >= 0 ? lazy1 / 1024 : -1);
+	data_long(&dd, "memcg_lazyfree_delta_kb",
+		  lazy0 >= 0 && lazy1 >= 0 ? (lazy1 - lazy0) / 1024 : -1);
+	data_long(&dd, "ns_mark", ns_mark);
+	data_long(&dd, "ns_unmark", ns_unmark);
+	data_long(&dd, "ns_retouch", ns_retouch);
+	data_long(&dd, "ns_read", ns_read);
+	data_long(&dd, "lost_nonvolatile_bytes", lost_keep_bytes(self->keep));
+	data_emit(&dd);
+
+	EXPECT_EQ(NPAGES(len), intact);
+	EXPECT_EQ(0, lost_keep_bytes(self->keep));
+	if (variant->design == D_VRANGE) {
+		EXPECT_EQ(0, purged);
+		EXPECT_EQ((long)len, query);
+		EXPECT_EQ(1, vo);
+		EXPECT_EQ(0, vmas1 - vmas0);	/* SPEC 4.3: merged back */
+	}
+	munmap(p, len);
+}
+
+TEST_F(scn, memcg_reclaim)
+{
+	NEED_DESIGN();
+	NEED_MEMCG();
+	pressure_scenario(_metadata, self, variant->design, P_RECLAIM);
+}
+
+TEST_F(scn, memcg_limit)
+{
+	NEED_DESIGN();
+	NEED_MEMCG();
+	pressure_scenario(_metadata, self, variant->design, P_LIMIT);
+}
+
+TEST_F(scn, madv_pageout)
+{
+	NEED_DESIGN();
+	pressure_scenario(_metadata, self, variant->design, P_PAGEOUT);
+}
+
+TEST_F_TIMEOUT(scn, global_pressure, 90)
+{
+	NEED_DESIGN();
+	/* It fills all free memory: only in a small guest, never a host. */
+	if (!getenv("VMAB_MODE") || meminfo_kb("MemTotal") > 4L << 20)
+		SKIP(return, "not in a vmab guest of at most 4 GiB");
+	pressure_scenario(_metadata, self, variant->design, P_GLOBAL);
+}
+
+/*
+ * A write after marking: MADV_FREE keeps a written page (the write cancels
+ * the discard for that page); a vrange stays volatile, written or not.
+ */
+TEST_F(scn, write_after_mark)
+{
+	size_t len = SMALL_LEN;
+	long i, w_data = 0, w_zero = 0, u_data = 0, u_zero = 0;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = "madv_pageout" };
+	char *p;
+
+	NEED_DESIGN();
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 300);
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	/* Every even page gets new content after marking. */
+	for (i = 0; i < NPAGES(len); i += 2)
+		fill_pattern(p + i * PAGE_SZ, PAGE_SZ, 9000 + i);
+	snap_take(self, variant->design, p, &s0);
+	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	observe(_metadata, self, variant->design, p, len, 300, 9000, &s0, &o);
+	for (i = 0; i < NPAGES(len); i++) {
+		enum page_state st = page_state(p + i * PAGE_SZ, i,
+						i % 2 ? 300 : 9000, 0);
+
+		if (i % 2 == 0) {
+			w_data += st == PG_DATA;
+			w_zero += st == PG_ZERO;
+		} else {
+			u_data += st == PG_DATA;
+			u_zero += st == PG_ZERO;
+		}
+	}
+	obs_data(&dd, "write_after_mark", variant->design, &o);
+	data_long(&dd, "written_pages", NPAGES(len) / 2);
+	data_long(&dd, "written_kept", w_data);
+	data_long(&dd, "written_discarded", w_zero);
+	data_long(&dd, "unwritten_kept", u_data);
+	data_long(&dd, "unwritten_discarded", u_zero);
+	data_emit(&dd);
+
+	check_obs(_metadata, variant->design, &o);
+	/* Pages are either what they were last written with or zero. */
+	EXPECT_EQ(NPAGES(len), w_data + w_zero + u_data + u_zero);
+	if (variant->design == D_MADV_FREE) {
+		EXPECT_EQ(NPAGES(len) / 2, w_data);
+		EXPECT_GT(u_zero, 0);
+	}
+	munmap(p, len);
+}
+
+/*
+ * A read after marking returns the data (no fault, no loss) and does not
+ * take the page back: pressure may still discard it.
+ */
+TEST_F(scn, read_after_mark)
+{
+	size_t len = SMALL_LEN;
+	long i, read_intact = 0;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o;
+	char *p;
+
+	NEED_DESIGN();
+	o.pressure = self->have_cg ? "memcg_reclaim" : "madv_pageout";
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 400);
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	for (i = 0; i < NPAGES(len); i++)
+		read_intact += page_state(p + i * PAGE_SZ, i, 400, 0) == PG_DATA;
+	snap_take(self, variant->design, p, &s0);
+	/* memory.reclaim (unlike MADV_PAGEOUT) sees the pages as just read. */
+	if (self->have_cg)
+		memcg_reclaim(&self->cg, len);
+	else
+		ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	observe(_metadata, self, variant->design, p, len, 400, 0, &s0, &o);
+	obs_data(&dd, "read_after_mark", variant->design, &o);
+	data_long(&dd, "read_before_pressure_intact", read_intact);
+	data_emit(&dd);
+
+	check_obs(_metadata, variant->design, &o);
+	EXPECT_EQ(NPAGES(len), read_intact);
+	munmap(p, len);
+}
+
+/*
+ * fork and COW: the child keeps a non-volatile mapping of the same pages;
+ * the parent marks after the fork.  The child first writes the first half
+ * (its own copies now), so those parent pages are mapped only by the
+ * marked VMA; the second half stays shared.  A page also mapped by a
+ * non-volatile VMA is never lost to that mapping (SPEC 4.3).  A second,
+ * small region marked before the fork shows what the child inherits.
+ */
+struct fork_report {
+	long child_lost_bytes;
+	int child_inherits_vo;
+};
+
+TEST_F(scn, fork_cow)
+{
+	size_t len = SMALL_LEN, half = SMALL_LEN / 2;
+	long i, z_own = 0, z_shared = 0;
+	int to_child[2], to_parent[2], st;
+	struct fork_report *rep;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = "memcg_reclaim" };
+	char *p, *pre, c;
+	pid_t pid;
+
+	NEED_DESIGN();
+	NEED_MEMCG();
+	p = map_anon(len);
+	pre = map_anon(16 * PAGE_SZ);
+	rep = mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(MAP_FAILED, pre);
+	ASSERT_NE(MAP_FAILED, rep);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 500);
+	fill_pages(pre, 16 * PAGE_SZ, 550);
+	ASSERT_EQ(0, mark(variant->design, pre, 16 * PAGE_SZ));
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	rep->child_lost_bytes = -1;
+	rep->child_inherits_vo = -1;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		long lost = 0;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (variant->design == D_VRANGE)
+			rep->child_inherits_vo = smaps_has_flag(pre, "vo");
+		/* COW-break the first half: the same bytes, new pages. */
+		for (i = 0; i < NPAGES(half); i++) {
+			volatile char *b = p + i * PAGE_SZ;
+
+			*b = *b;
+		}
+		if (write(to_parent[1], "r", 1) != 1 ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(1);
+		for (i = 0; i < NPAGES(len); i++)
+			if (page_state(p + i * PAGE_SZ, i, 500, 0) != PG_DATA)
+				lost += PAGE_SZ;
+		rep->child_lost_bytes = lost;
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	snap_take(self, variant->design, p, &s0);
+	reclaim_all(self, p, len, 3);
+	ASSERT_EQ(1, write(to_child[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+
+	observe(_metadata, self, variant->design, p, len, 500, 0, &s0, &o);
+	for (i = 0; i < NPAGES(len); i++) {
+		if (range_is_zero(p + i * PAGE_SZ, PAGE_SZ)) {
+			if (i < NPAGES(half))
+				z_own++;
+			else
+				z_shared++;
+		}
+	}
+	obs_data(&dd, "fork_cow", variant->design, &o);
+	data_long(&dd, "child_lost_bytes", rep->child_lost_bytes);
+	if (variant->design == D_VRANGE)
+		data_long(&dd, "child_inherits_volatile", rep->child_inherits_vo);
+	data_long(&dd, "parent_discarded_exclusive", z_own);
+	data_long(&dd, "parent_discarded_shared", z_shared);
+	data_emit(&dd);
+
+	check_obs(_metadata, variant->design, &o);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	EXPECT_EQ(0, rep->child_lost_bytes);
+	if (variant->design == D_VRANGE)
+		EXPECT_EQ(1, rep->child_inherits_vo);
+	munmap(p, len);
+	munmap(pre, 16 * PAGE_SZ);
+	munmap(rep, PAGE_SZ);
+}
+
+/* Transparent huge pages in the marked range (SPEC 4.3, 5). */
+TEST_F(scn, thp)
+{
+	size_t len = 2 * HPAGE_SZ;
+	long thp_kb, thp_kb_marked;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = "madv_pageout" };
+	char *p;
+
+	NEED_DESIGN();
+	if (!thp_enabled())
+		SKIP(return, "CONFIG_TRANSPARENT_HUGEPAGE=n");
+	p = map_anon_aligned(len, HPAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
+	fill_pages(p, len, 600);
+	thp_kb = smaps_field_kb(p, "AnonHugePages");
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	thp_kb_marked = smaps_field_kb(p, "AnonHugePages");
+	snap_take(self, variant->design, p, &s0);
+	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	observe(_metadata, self, variant->design, p, len, 600, 0, &s0, &o);
+	obs_data(&dd, "thp", variant->design, &o);
+	data_long(&dd, "thp_kb", thp_kb);
+	data_long(&dd, "thp_kb_after_mark", thp_kb_marked);
+	data_emit(&dd);
+
+	check_obs(_metadata, variant->design, &o);
+	EXPECT_GT(o.zero, 0);
+	munmap(p, len);
+}
+
+/*
+ * mremap: the first half is discarded before the move, the second after.
+ * Volatility and purged pages move with the VMA.
+ */
+TEST_F(scn, mremap)
+{
+	size_t len = SMALL_LEN, half = SMALL_LEN / 2;
+	long first, before_move, old_gone, vo = -1;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = "madv_pageout" };
+	unsigned char v;
+	char *p, *dst, *q;
+
+	NEED_DESIGN();
+	p = map_anon(len);
+	dst = map_anon(len);	/* a place to move to */
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(MAP_FAILED, dst);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 700);
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	ASSERT_EQ(0, madvise(p, half, MADV_PAGEOUT));
+	before_move = nonresident_pages(p, half, &first);
+	q = mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	ASSERT_EQ(dst, q);
+	old_gone = mincore(p, PAGE_SZ, &v) == -1 && errno == ENOMEM;
+	if (variant->design == D_VRANGE)
+		vo = smaps_has_flag(q, "vo");
+	snap_take(self, variant->design, q, &s0);
+	ASSERT_EQ(0, madvise(q + half, half, MADV_PAGEOUT));
+	observe(_metadata, self, variant->design, q, len, 700, 0, &s0, &o);
+	obs_data(&dd, "mremap", variant->design, &o);
+	data_long(&dd, "discarded_before_move", before_move);
+	data_long(&dd, "old_address_unmapped", old_gone);
+	if (variant->design == D_VRANGE)
+		data_long(&dd, "smaps_vo_after_move", vo);
+	data_emit(&dd);
+
+	check_obs(_metadata, variant->design, &o);
+	EXPECT_EQ(1, old_gone);
+	EXPECT_GT(o.zero, 0);
+	if (variant->design == D_VRANGE)
+		EXPECT_EQ(1, vo);
+	munmap(q, len);
+}
+
+/*
+ * mprotect: the second half is made read-only while marked (a VMA split),
+ * pressure, then read-write again.  The whole range stays marked, and
+ * vrange's VMAs merge back.
+ */
+TEST_F(scn, mprotect)
+{
+	size_t len = SMALL_LEN, half = SMALL_LEN / 2;
+	long vmas0, vmas_split, vmas1, vo_ro = -1;
+	int ro_sigbus = -1;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = "madv_pageout" };
+	char *p;
+
+	NEED_DESIGN();
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 800);
+	vmas0 = count_vmas();
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	ASSERT_EQ(0, mprotect(p + half, half, PROT_READ));
+	vmas_split = count_vmas();
+	if (variant->design == D_VRANGE)
+		vo_ro = smaps_has_flag(p + half, "vo");
+	snap_take(self, variant->design, p, &s0);
+	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	/* A read of the read-only half's last page. */
+	ro_sigbus = probe_read(p + len - PAGE_SZ);
+	ASSERT_EQ(0, mprotect(p + half, half, PROT_READ | PROT_WRITE));
+	observe(_metadata, self, variant->design, p, len, 800, 0, &s0, &o);
+	vmas1 = count_vmas();
+	obs_data(&dd, "mprotect", variant->design, &o);
+	data_long(&dd, "vmas_split", vmas_split - vmas0);
+	data_long(&dd, "vmas_delta_after_unmark", vmas1 - vmas0);
+	data_long(&dd, "readonly_read_sigbus", ro_sigbus);
+	if (variant->design == D_VRANGE)
+		data_long(&dd, "smaps_vo_readonly_half", vo_ro);
+	data_emit(&dd);
+
+	check_obs(_metadata, variant->design, &o);
+	EXPECT_GT(o.zero, 0);
+	if (variant->design == D_VRANGE) {
+		EXPECT_EQ(1, vo_ro);
+		EXPECT_EQ(0, vmas1 - vmas0);
+	} else {
+		EXPECT_EQ(0, ro_sigbus);
+	}
+	munmap(p, len);
+}
+
+/*
+ * mlock after marking: locked pages stay in memory, so nothing may be
+ * discarded while the lock holds, whatever the design does with the mark.
+ */
+TEST_F(scn, mlock_after_mark)
+{
+	size_t len = SMALL_LEN;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = "memcg_reclaim" };
+	int mlock_err;
+	char *p;
+
+	NEED_DESIGN();
+	NEED_MEMCG();
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 900);
+	ASSERT_EQ(0, mark(variant->design, p, len));
+	mlock_err = mlock(p, len) ? errno : 0;
+	snap_take(self, variant->design, p, &s0);
+	reclaim_all(self, p, len, 2);
+	if (!mlock_err)
+		munlock(p, len);
+	observe(_metadata, self, variant->design, p, len, 900, 0, &s0, &o);
+	obs_data(&dd, "mlock_after_mark", variant->design, &o);
+	data_long(&dd, "mlock_errno", mlock_err);
+	data_emit(&dd);
+
+	check_obs(_metadata, variant->design, &o);
+	if (!mlock_err)
+		EXPECT_EQ(0, o.zero);
+	munmap(p, len);
+}
+
+/*
+ * The image cache: CACHE_OBJS objects of OBJ_LEN bytes, all marked
+ * discardable while unused; pressure; then the cache takes each object
+ * back, finds out whether it was lost and regenerates it.  An object the
+ * cache keeps must be exactly what it stored: with vrange the purged flag
+ * of a per-object NONVOLATILE says so; with MADV_FREE there is no flag, so
+ * each page carries a canary and a "pin" word: writing the pin first makes
+ * the page the cache's again (a discard after that is impossible), and the
+ * canary read after it tells whether the page was discarded before.
+ */
+#define OBJ_LEN (32 * 1024UL)
+#define CACHE_OBJS 256
+#define PAGE_HDR 16		/* canary, pin */
+
+static uint64_t canary(long obj, long pg)
+{
+	return 0xca1a5e0000000000ull | (uint64_t)obj << 16 | (uint64_t)pg << 1 | 1;
+}
+
+static void cache_build(char *obj, long n)
+{
+	long pg;
+
+	for (pg = 0; pg < NPAGES(OBJ_LEN); pg++) {
+		char *page = obj + pg * PAGE_SZ;
+
+		((uint64_t *)page)[0] = canary(n, pg);
+		((uint64_t *)page)[1] = 0;
+		fill_pattern(page + PAGE_HDR, PAGE_SZ - PAGE_HDR, n * 64 + pg);
+	}
+}
+
+/* The test's oracle: the object is exactly what cache_build() wrote. */
+static int cache_object_right(const char *obj, long n)
+{
+	long pg;
+
+	for (pg = 0; pg < NPAGES(OBJ_LEN); pg++) {
+		const char *page = obj + pg * PAGE_SZ;
+
+		if (((const uint64_t *)page)[0] != canary(n, pg) ||
+		    check_pattern(page + PAGE_HDR, PAGE_SZ - PAGE_HDR,
+				  n * 64 + pg) != -1)
+			return 0;
+	}
+	return 1;
+}
+
+/* MADV_FREE: pin every page, then read its canary; 1 if all survived. */
+static int cache_take_back_canary(char *obj, long n)
+{
+	int ok = 1;
+	long pg;
+
+	for (pg = 0; pg < NPAGES(OBJ_LEN); pg++) {
+		volatile uint64_t *hdr = (volatile uint64_t *)(obj + pg * PAGE_SZ);
+
+		hdr[1] = 1;
+		if (hdr[0] != canary(n, pg))
+			ok = 0;
+	}
+	for (pg = 0; pg < NPAGES(OBJ_LEN); pg++)
+		((volatile uint64_t *)(obj + pg * PAGE_SZ))[1] = 0;
+	return ok;
+}
+
+TEST_F(scn, image_cache)
+{
+	size_t len = CACHE_OBJS * OBJ_LEN;
+	long n, regenerated = 0, wrong = 0, garbage = 0, pageout_objs = 0;
+	uint64_t t0, ns_mark, ns_take_back = 0, ns_regen = 0;
+	struct vmab_data dd;
+	char *cache;
+	int purged;
+
+	NEED_DESIGN();
+	cache = map_anon(len);
+	ASSERT_NE(MAP_FAILED, cache);
+	ASSERT_EQ(0, madvise(cache, len, MADV_NOHUGEPAGE));
+	for (n = 0; n < CACHE_OBJS; n++)
+		cache_build(cache + n * OBJ_LEN, n);
+
+	/* All objects unused: the whole cache is marked at once. */
+	t0 = now_ns();
+	ASSERT_EQ(0, mark(variant->design, cache, len));
+	ns_mark = now_ns() - t0;
+
+	/* Pressure: every fourth object paged out, then the memcg shrunk. */
+	for (n = 0; n < CACHE_OBJS; n += 4, pageout_objs++)
+		ASSERT_EQ(0, madvise(cache + n * OBJ_LEN, OBJ_LEN, MADV_PAGEOUT));
+	if (self->have_cg)
+		memcg_reclaim(&self->cg, len / 2);
+
+	for (n = 0; n < CACHE_OBJS; n++) {
+		char *obj = cache + n * OBJ_LEN;
+		int lost;
+		long pg;
+
+		t0 = now_ns();
+		if (variant->design == D_VRANGE) {
+			ASSERT_EQ(0, unmark_vrange(obj, OBJ_LEN, &purged));
+			lost = purged;
+		} else {
+			lost = !cache_take_back_canary(obj, n);
+		}
+		ns_take_back += now_ns() - t0;
+		if (lost) {
+			/* What a lost object held: its own pages or zeros. */
+			for (pg = 0; pg < NPAGES(OBJ_LEN); pg++) {
+				const char *page = obj + pg * PAGE_SZ;
+
+				if (!range_is_zero(page, PAGE_SZ) &&
+				    ((const uint64_t *)page)[0] != canary(n, pg))
+					garbage++;
+			}
+			t0 = now_ns();
+			cache_build(obj, n);
+			ns_regen += now_ns() - t0;
+			regenerated++;
+		}
+		if (!cache_object_right(obj, n))
+			wrong++;
+	}
+
+	data_begin(&dd, "scenario");
+	data_str(&dd, "scenario", "image_cache");
+	data_str(&dd, "design", design_name(variant->design));
+	data_str(&dd, "pressure", self->have_cg ?
+		 "madv_pageout+memcg_reclaim" : "madv_pageout");
+	data_str(&dd, "detect", variant->design == D_VRANGE ?
+		 "purged_flag" : "canary");
+	data_long(&dd, "cache_objects", CACHE_OBJS);
+	data_long(&dd, "cache_object_kb", OBJ_LEN / 1024);
+	data_long(&dd, "pages_marked", NPAGES(len));
+	data_long(&dd, "objects_paged_out", pageout_objs);
+	data_long(&dd, "cache_regenerated", regenerated);
+	data_long(&dd, "cache_wrong", wrong);
+	data_long(&dd, "pages_garbage", garbage);
+	data_long(&dd, "ns_mark", ns_mark);
+	data_long(&dd, "ns_take_back", ns_take_back);
+	data_long(&dd, "ns_regenerate", ns_regen);
+	data_long(&dd, "lost_nonvolatile_bytes", lost_keep_bytes(self->keep));
+	data_emit(&dd);
+
+	EXPECT_EQ(0, wrong);
+	EXPECT_EQ(0, garbage);
+	EXPECT_GE(regenerated, 1);	/* the paged-out objects at least */
+	EXPECT_EQ(0, lost_keep_bytes(self->keep));
+	munmap(cache, len);
+}
+
+/*
+ * Both designs on the same memory (only where the kernel has both).  The
+ * variant names the design applied first: "vrange" is MADV_FREE on a
+ * volatile range, "madv_free" is vrange(VOLATILE) on lazily freed pages.
+ * The defined outcome: while the range is volatile, a lost page is always
+ * reported (purged flag on NONVOLATILE, SIGBUS on access), whichever
+ * mechanism dropped it: vrange's promise holds.  After NONVOLATILE the
+ * pages may still carry MADV_FREE's lazy-free state, so a later discard
+ * reads as zero (MADV_FREE's own promise): recorded, not asserted.
+ */
+TEST_F(scn, both_designs)
+{
+	size_t len = SMALL_LEN;
+	int madv_err, vr_err;
+	long later_zero = 0, i;
+	struct vmab_data dd;
+	struct snap s0;
+	struct obs o = { .pressure = "madv_pageout" };
+	char *p;
+
+	NEED_DESIGN();
+	if (!self->both)
+		SKIP(return, "%s", variant->design == D_VRANGE ?
+		     "CONFIG_MADV_FREE=n" : "CONFIG_VRANGE=n");
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, 1000);
+	if (variant->design == D_VRANGE) {
+		vr_err = -mark(D_VRANGE, p, len);
+		madv_err = -mark(D_MADV_FREE, p, len);
+	} else {
+		madv_err = -mark(D_MADV_FREE, p, len);
+		vr_err = -mark(D_VRANGE, p, len);
+	}
+	ASSERT_EQ(0, vr_err);
+	snap_take(self, D_VRANGE, p, &s0);
+	ASSERT_EQ(0, madvise(p, len / 2, MADV_PAGEOUT));
+	/* Judged as a vrange user would: NONVOLATILE and its flag. */
+	observe(_metadata, self, D_VRANGE, p, len, 1000, 0, &s0, &o);
+	/* Non-volatile again; is anything still lazily free? */
+	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	for (i = 0; i < NPAGES(len); i++)
+		later_zero += range_is_zero(p + i * PAGE_SZ, PAGE_SZ);
+	later_zero -= o.zero;
+
+	obs_data(&dd, "both_designs", variant->design, &o);
+	data_str(&dd, "order", variant->design == D_VRANGE ?
+		 "vrange_then_madv_free" : "madv_free_then_vrange");
+	data_long(&dd, "madv_free_errno", madv_err);
+	data_long(&dd, "vrange_errno", vr_err);
+	data_long(&dd, "discarded_after_unmark", later_zero);
+	data_emit(&dd);
+
+	check_obs(_metadata, D_VRANGE, &o);
+	munmap(p, len);
+}
+
+TEST_HARNESS_MAIN
