@@ -34,6 +34,7 @@ die() {
 set_swap() {
 	if [ "$1" = on ]; then
 		[ -b /dev/vda ] || return 1
+		grep -q '^/dev/vda ' /proc/swaps && return 0
 		if [ ! -e /tmp/.mkswap ]; then
 			mkswap /dev/vda > /dev/null || return 1
 			: > /tmp/.mkswap

@@ -54,6 +54,11 @@ for my $l ('BUG: KASAN: use-after-free in foo', 'BUG: sleeping function called f
 is(scalar find_splats("x invoked oom-killer: gfp\nWARNING: at foo\nCall Trace:\n"), 1,
    'WARNING inside an OOM report counts');
 
+# /init giving up on a mode is a failure, not a timeout.
+$c = classify(console => '', results => parse_results("\@\@vmab hello variant=x\n\@\@vmab error mode swap-mglru: swapon failed\n"));
+is($c->{outcome}, 'FAIL', 'guest error: FAIL');
+is_deeply($c->{why}, ['guest error: mode swap-mglru: swapon failed'], '... with the reason');
+
 # A test failure or a crashed program fails the boot.
 my $res = parse_results(slurp("$fx/clean.results") =~ s/^ok 1 global/not ok 1 global/mr);
 is(classify(console => '', results => $res)->{outcome}, 'FAIL', 'a failed test: FAIL');

@@ -3,7 +3,8 @@ package VMAB::Console;
 # results channel (ttyS1).  Every boot ends in exactly one outcome:
 #   PASS      the suite ran to "@@vmab done", no test failed, no splat
 #   FAIL      it ran to the end, but a test failed, a program crashed or is
-#             missing, or the kernel printed a splat
+#             missing, or the kernel printed a splat; or /init gave up
+#             with an "@@vmab error" (a mode it could not set up)
 #   PANIC     the kernel panicked
 #   TIMEOUT   /init started but the run did not finish in time
 #   BOOTFAIL  /init never started (the kernel died or hung first)
@@ -61,6 +62,9 @@ sub classify {
 		$outcome = 'BOOTFAIL';
 		push @why, $o{timed_out} ? 'no word from /init before the timeout'
 			: 'the guest stopped before /init said hello';
+	} elsif (!$r->{done} && @{$r->{errors}}) {
+		$outcome = 'FAIL';	# /init gave up: it says why
+		push @why, "guest error: $_" for @{$r->{errors}};
 	} elsif (!$r->{done}) {
 		$outcome = 'TIMEOUT';
 		push @why, $o{timed_out} ? 'the suite did not finish before the timeout'
