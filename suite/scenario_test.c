@@ -548,7 +548,7 @@ static const char *const pressure_names[] = {
  */
 static void pressure_scenario(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(scn) *self, int d,
-			      enum pressure how)
+			      enum pressure how, const char *scenario)
 {
 	size_t len = REGION_LEN;
 	long first, first_pass = -1, keep_swap_kb = -1, hog_kb = 0;
@@ -632,7 +632,7 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 	ns_pressure = now_ns() - t0;
 
 	observe(_metadata, self, d, p, len, 100, 0, &s0, &o);
-	obs_data(&dd, o.pressure, d, &o);
+	obs_data(&dd, scenario, d, &o);
 	if (how == P_RECLAIM) {
 		data_long(&dd, "first_pass_discarded", first_pass);
 		data_long(&dd, "first_pass_keep_swapped_kb", keep_swap_kb);
@@ -785,20 +785,23 @@ TEST_F(scn, memcg_reclaim)
 {
 	NEED_DESIGN();
 	NEED_MEMCG();
-	pressure_scenario(_metadata, self, variant->design, P_RECLAIM);
+	pressure_scenario(_metadata, self, variant->design, P_RECLAIM,
+			  "memcg_reclaim");
 }
 
 TEST_F(scn, memcg_limit)
 {
 	NEED_DESIGN();
 	NEED_MEMCG();
-	pressure_scenario(_metadata, self, variant->design, P_LIMIT);
+	pressure_scenario(_metadata, self, variant->design, P_LIMIT,
+			  "memcg_limit");
 }
 
 TEST_F(scn, madv_pageout)
 {
 	NEED_DESIGN();
-	pressure_scenario(_metadata, self, variant->design, P_PAGEOUT);
+	pressure_scenario(_metadata, self, variant->design, P_PAGEOUT,
+			  "madv_pageout");
 }
 
 TEST_F_TIMEOUT(scn, global_pressure, 90)
@@ -807,7 +810,8 @@ TEST_F_TIMEOUT(scn, global_pressure, 90)
 	/* It fills all free memory: only in a small guest, never a host. */
 	if (!getenv("VMAB_MODE") || meminfo_kb("MemTotal") > 4L << 20)
 		SKIP(return, "not in a vmab guest of at most 4 GiB");
-	pressure_scenario(_metadata, self, variant->design, P_GLOBAL);
+	pressure_scenario(_metadata, self, variant->design, P_GLOBAL,
+			  "global_pressure");
 }
 
 /*
