@@ -181,6 +181,15 @@ void touch_read(const void *p, size_t len)
 		(void)c[i];
 }
 
+void touch_write(void *p, size_t len)
+{
+	volatile unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE_SZ)
+		c[i] = (unsigned char)(i >> 12 | 1);
+}
+
 int count_vmas(void)
 {
 	char line[512];
@@ -432,5 +441,37 @@ void data_double(struct vmab_data *d, const char *key, double val)
 void data_emit(struct vmab_data *d)
 {
 	printf("# @data %s}\n", d->buf);
+	fflush(stdout);
+}
+
+static int tap_num;
+
+void tap_plan(int n)
+{
+	printf("TAP version 13\n1..%d\n", n);
+	fflush(stdout);
+}
+
+void tap_result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++tap_num);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+void tap_skip(const char *name, const char *reason_fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %d %s # SKIP ", ++tap_num, name);
+	va_start(ap, reason_fmt);
+	vprintf(reason_fmt, ap);
+	va_end(ap);
+	printf("\n");
 	fflush(stdout);
 }

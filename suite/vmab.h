@@ -73,6 +73,7 @@ void fill_pattern(void *p, size_t len, unsigned int seed);
 long check_pattern(const void *p, size_t len, unsigned int seed);
 int range_is_zero(const void *p, size_t len);
 void touch_read(const void *p, size_t len);	/* read one byte per page */
+void touch_write(void *p, size_t len);		/* write one byte per page */
 int count_vmas(void);				/* lines of /proc/self/maps */
 /* VmFlags of the smaps entry containing addr has the two-letter flag. */
 int smaps_has_flag(const void *addr, const char *flag);
@@ -125,5 +126,16 @@ void data_emit(struct vmab_data *d);	/* prints the line and flushes stdout */
 
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);
+
+/*
+ * Plain TAP 13 for the benchmarks, which are not kselftest-harness tests:
+ * tap_plan() prints the header and plan, each tap_*() one numbered result
+ * (numbers counted here).  tap_skip() writes "ok N name # SKIP reason".
+ */
+void tap_plan(int n);
+void tap_result(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tap_skip(const char *name, const char *reason_fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif /* VMAB_H */
