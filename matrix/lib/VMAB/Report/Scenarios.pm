@@ -1,0 +1,504 @@
+package VMAB::Report::Scenarios;
+# The report's scenario section (issue 5), from matrix.json alone:
+#   (a) scenario by scenario, what design A (vrange) and design B (MADV_FREE)
+#       did, as observed values, one row per variant and run-time mode;
+#   (b) the 2014 reviewers' questions, each answered from this run's data.
+# The figures come from suite/scenario_test.c's "# @data" lines (kind
+# "scenario"), stored at variants.V.modes.MODE.data[]; the pass/skip/fail
+# of the same tests from variants.V.modes.MODE.tests.
+#   section($matrix, $report_dir) -> markdown (headings from level 3 down)
+use strict;
+use warnings;
+use List::Util qw(sum max min);
+
+our $PROG = 'scenario_test';
+our @VARIANT_ORDER = qw(none vrange madv-free both swapless debug);
+our @MODE_ORDER = qw(swap-classic swap-mglru noswap-classic noswap-mglru);
+our %DESIGN_TITLE = (vrange => 'A: vrange', madv_free => 'B: MADV_FREE');
+
+# Scenario, what it does, and the figures its cells show after the common
+# ones (discarded pages, detection, what a read returned).
+our @SCENARIOS = (
+	[no_pressure => 'No pressure: marked memory is left alone; what marking, reading and taking it back cost.',
+	 [qw(pages_intact purged ns_mark_per_mib ns_read_per_mib ns_take_back_per_mib)], 'nodiscard'],
+	[memcg_reclaim => 'memcg `memory.reclaim` of everything the cgroup holds (first exactly the marked size).',
+	 [qw(first_pass_discarded first_pass_keep_swapped_kb kernel_read_into)]],
+	[memcg_limit => 'memcg `memory.max` with 8 MiB of room and a 12 MiB hog in the same cgroup.',
+	 [qw(hog_oom_killed)]],
+	[madv_pageout => '`MADV_PAGEOUT` on the marked range.', []],
+	[global_pressure => 'Global pressure: a second process allocates while free memory is short (kswapd).',
+	 [qw(hog_oom_killed)]],
+	[write_after_mark => 'Half the pages written after marking, then `MADV_PAGEOUT`.',
+	 [qw(written_kept written_discarded unwritten_discarded)]],
+	[read_after_mark => 'Every page read after marking, then reclaim (does a read keep the page?).',
+	 [qw(read_before_pressure_intact)]],
+	[fork_cow => 'fork; the child keeps a non-volatile mapping, COW-breaks half; the parent marks; memcg reclaim.',
+	 [qw(child_lost_bytes child_inherits_volatile parent_discarded_exclusive parent_discarded_shared)]],
+	[thp => 'Two THPs (`MADV_HUGEPAGE`, 2 MiB aligned) marked, then `MADV_PAGEOUT`.',
+	 [qw(thp_kb thp_kb_after_mark)]],
+	[mremap => 'Half discarded, the VMA moved by `mremap`, the other half discarded at the new place.',
+	 [qw(discarded_before_move smaps_vo_after_move)]],
+	[mprotect => 'Half made read-only while marked (VMA split), `MADV_PAGEOUT`, read-write again.',
+	 [qw(vmas_split vmas_delta_after_unmark readonly_read_sigbus)]],
+	[mlock_after_mark => '`mlock` after marking, then memcg reclaim: locked pages must stay.',
+	 [qw(mlock_errno)]],
+	[image_cache => 'The image cache: 256 objects of 32 KiB marked while unused, pressure, then each object is taken back, checked and regenerated if lost.',
+	 [qw(cache_regenerated cache_wrong objects_paged_out)], 'cache'],
+	[both_designs => 'Both designs on the same memory (A column: MADV_FREE on a volatile range; B column: vrange on lazily freed pages), judged by the purged flag.',
+	 [qw(discarded_after_unmark)]],
+);
+
+# Short labels for the cells.
+our %LABEL = (
+	pages_intact => 'intact', purged => 'purged flag',
+	first_pass_discarded => '1st pass took', first_pass_keep_swapped_kb => 'unmarked swapped kB',
+	kernel_read_into => 'read(2) into', hog_oom_killed => 'hog OOM-killed',
+	written_kept => 'written kept', written_discarded => 'written lost',
+	unwritten_discarded => 'unwritten lost',
+	read_before_pressure_intact => 'read before pressure intact',
+	child_lost_bytes => 'child lost B', child_inherits_volatile => 'child inherits vo',
+	parent_discarded_exclusive => 'parent lost (own)', parent_discarded_shared => 'parent lost (shared)',
+	thp_kb => 'THP kB', thp_kb_after_mark => 'THP kB marked',
+	discarded_before_move => 'lost before move', smaps_vo_after_move => 'vo after move',
+	vmas_split => 'VMAs +', vmas_delta_after_unmark => 'VMAs after', readonly_read_sigbus => 'RO read SIGBUS',
+	mlock_errno => 'mlock errno', cache_regenerated => 'regenerated', cache_wrong => 'wrong',
+	objects_paged_out => 'paged out', discarded_after_unmark => 'lost after unmark',
+	ns_mark_per_mib => 'mark', ns_read_per_mib => 'read', ns_take_back_per_mib => 'take back',
+);
+
+sub by_order {
+	my ($order, @names) = @_;
+	my %rank;
+	@rank{@$order} = (0 .. $#$order);
+	return sort { ($rank{$a} // 1e9) <=> ($rank{$b} // 1e9) || $a cmp $b } @names;
+}
+
+# All scenario figures: list of { variant, mode, d => datum }.
+sub all_data {
+	my ($m) = @_;
+	my @out;
+	my $vs = $m->{variants} // {};
+	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
+		my $modes = $vs->{$v}{modes} // {};
+		for my $mode (by_order(\@MODE_ORDER, keys %$modes)) {
+			for my $d (@{$modes->{$mode}{data} // []}) {
+				next unless ref $d eq 'HASH' && ($d->{kind} // '') eq 'scenario';
+				push @out, { variant => $v, mode => $mode, d => $d };
+			}
+		}
+	}
+	return @out;
+}
+
+sub us {
+	my ($ns) = @_;
+	return '?' unless defined $ns && $ns =~ /^-?[\d.]+$/;
+	return sprintf('%.0f ms', $ns / 1e6) if $ns >= 10_000_000;
+	return sprintf('%.0f µs', $ns / 1000) if $ns >= 10_000;
+	return sprintf('%.1f µs', $ns / 1000);
+}
+
+sub fmt_value {
+	my ($k, $v) = @_;
+	return 'null' unless defined $v;
+	return us($v) . '/MiB' if $k =~ /^ns_.*_per_mib$/;
+	return us($v) if $k =~ /^ns_/;
+	return $v;
+}
+
+# One cell: what one design did in one variant/mode.
+sub cell {
+	my ($d, $extra, $style) = @_;
+	my @p;
+	$style //= '';
+	if ($style eq 'cache') {
+		push @p, "regenerated $d->{cache_regenerated}/$d->{cache_objects}"
+			if defined $d->{cache_regenerated};
+		push @p, (($d->{cache_wrong} // 0) ? "**wrong $d->{cache_wrong}**" : 'wrong 0');
+		push @p, "detect $d->{detect}" if defined $d->{detect};
+		push @p, "paged out $d->{objects_paged_out}" if defined $d->{objects_paged_out};
+	} else {
+		if (defined $d->{pages_discarded} && defined $d->{pages_marked}) {
+			push @p, "lost $d->{pages_discarded}/$d->{pages_marked}";
+		}
+		if ($style ne 'nodiscard') {
+			push @p, 'detect ' . ($d->{detect} // 'no loss');
+			push @p, "read $d->{read_returns}" if defined $d->{read_returns};
+		}
+		for my $k (@$extra) {
+			next unless exists $d->{$k};
+			next if $k eq 'kernel_read_into' && !defined $d->{$k};
+			push @p, ($LABEL{$k} // $k) . ' ' . fmt_value($k, $d->{$k});
+		}
+	}
+	push @p, "**garbage pages $d->{pages_garbage}**" if $d->{pages_garbage};
+	if (defined $d->{lost_nonvolatile_bytes}) {
+		push @p, $d->{lost_nonvolatile_bytes}
+			? "**non-volatile bytes LOST $d->{lost_nonvolatile_bytes}**"
+			: 'non-volatile intact';
+	}
+	return join('; ', @p);
+}
+
+# The pass/skip/fail of the scenario's test for a design, or undef.
+sub test_result {
+	my ($m, $v, $mode, $design, $scn) = @_;
+	my $t = $m->{variants}{$v}{modes}{$mode}{tests} // {};
+	return $t->{"$PROG/scn.$design.$scn"};
+}
+
+sub design_cell {
+	my ($m, $v, $mode, $design, $sc, $d) = @_;
+	my ($name, undef, $extra, $style) = @$sc;
+	my $t = test_result($m, $v, $mode, $design, $name);
+	my $res = $t ? $t->{result} : undef;
+	if ($d) {
+		my $c = cell($d, $extra, $style);
+		return ($res // '') eq 'fail' ? "**FAIL**: $c" : $c;
+	}
+	return '**FAIL** (no figures)' if ($res // '') eq 'fail';
+	return 'skip: ' . ($t->{reason} // '?') if ($res // '') eq 'skip';
+	return '-';
+}
+
+sub scenario_tables {
+	my ($m, $data) = @_;
+	my $md = '';
+	my %by;	# scenario -> "variant\0mode" -> design -> datum
+	my %rows;	# "variant\0mode" -> 1, in first-seen (ordered) position
+	my @row_order;
+	for my $x (@$data) {
+		my $key = "$x->{variant}\0$x->{mode}";
+		push @row_order, $key unless $rows{$key}++;
+		$by{$x->{d}{scenario} // '?'}{$key}{$x->{d}{design} // '?'} = $x->{d};
+	}
+	# Rows with results but no figures at all (both designs skipped).
+	my $vs = $m->{variants} // {};
+	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
+		for my $mode (by_order(\@MODE_ORDER, keys %{$vs->{$v}{modes} // {}})) {
+			my $key = "$v\0$mode";
+			next if $rows{$key};
+			my $t = $vs->{$v}{modes}{$mode}{tests} // {};
+			next unless grep { /^\Q$PROG\E\// } keys %$t;
+			push @row_order, $key;
+			$rows{$key} = 1;
+		}
+	}
+	@row_order = sort {
+		my ($va, $ma) = split /\0/, $a;
+		my ($vb, $mb) = split /\0/, $b;
+		(by_rank(\@VARIANT_ORDER, $va) <=> by_rank(\@VARIANT_ORDER, $vb)) ||
+		(by_rank(\@MODE_ORDER, $ma) <=> by_rank(\@MODE_ORDER, $mb));
+	} @row_order;
+
+	my %known = map { $_->[0] => 1 } @SCENARIOS;
+	my @extra_sc = map { [$_, 'A scenario this report has no description of.', [], ''] }
+		sort grep { !$known{$_} } keys %by;
+	for my $sc (@SCENARIOS, @extra_sc) {
+		my ($name, $what) = @$sc;
+		my (@lines, @none);
+		for my $key (@row_order) {
+			my ($v, $mode) = split /\0/, $key;
+			my $A = $by{$name}{$key}{vrange};
+			my $B = $by{$name}{$key}{madv_free};
+			my $a = design_cell($m, $v, $mode, 'vrange', $sc, $A);
+			my $b = design_cell($m, $v, $mode, 'madv_free', $sc, $B);
+			if (!$A && !$B && $a !~ /FAIL/ && $b !~ /FAIL/) {
+				push @none, "$v/$mode";
+				next;
+			}
+			push @lines, "| $v / $mode | $a | $b |";
+		}
+		$md .= "### `$name`\n\n$what\n\n";
+		if (@lines) {
+			$md .= "| variant / mode | $DESIGN_TITLE{vrange} | $DESIGN_TITLE{madv_free} |\n";
+			$md .= "|---|---|---|\n" . join("\n", @lines) . "\n\n";
+		}
+		$md .= 'No figures from ' . compress_rows(@none) . " (the scenario was skipped or did not run there).\n\n"
+			if @none;
+	}
+	return $md;
+}
+
+sub by_rank {
+	my ($order, $x) = @_;
+	for my $i (0 .. $#$order) {
+		return $i if $order->[$i] eq $x;
+	}
+	return 1e9;
+}
+
+# "both/swap-classic, both/swap-mglru" -> "both (swap-classic, swap-mglru)"
+sub compress_rows {
+	my (@rows) = @_;
+	my (%modes, @vs);
+	for my $r (@rows) {
+		my ($v, $mode) = split m{/}, $r, 2;
+		push @vs, $v unless $modes{$v};
+		push @{$modes{$v}}, $mode;
+	}
+	return join('; ', map { "$_ (" . join(', ', @{$modes{$_}}) . ')' } @vs);
+}
+
+# --- (b) the reviewers' questions --------------------------------------
+
+sub of {
+	my ($data, $design, @scn) = @_;
+	my %want = map { $_ => 1 } @scn;
+	return grep { ($_->{d}{design} // '') eq $design && $want{$_->{d}{scenario} // ''} } @$data;
+}
+
+sub where { my ($x) = @_; return "$x->{variant}/$x->{mode}" }
+
+sub range_str {
+	my ($fmt, @v) = @_;
+	@v = sort { $a <=> $b } grep { defined && /^-?[\d.]+$/ } @v;
+	return 'no figures' unless @v;
+	my $med = $v[int($#v / 2)];
+	return $fmt->($med) if $v[0] == $v[-1];
+	return sprintf('%s (median; %s to %s, %d runs)', $fmt->($med),
+		$fmt->($v[0]), $fmt->($v[-1]), scalar @v);
+}
+
+# Counts of the values a key took, "sigbus 12, zero 0".
+sub tally {
+	my ($key, @xs) = @_;
+	my %n;
+	$n{$_->{d}{$key} // 'null'}++ for @xs;
+	return join(', ', map { "$_ ×$n{$_}" } sort keys %n);
+}
+
+sub q_accounting {
+	my ($data) = @_;
+	my $md = "**Page accounting.** _Are discarded pages counted, and does the memory go back to the cgroup?_\n\n";
+	$md .= "| variant / mode | design | scenario | pages found lost | vmstat counter | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
+	$md .= "|---|---|---|---|---|---|---|---|\n";
+	my $n = 0;
+	my %agree;
+	for my $design (qw(vrange madv_free)) {
+		for my $x (of($data, $design, qw(memcg_reclaim madv_pageout))) {
+			my $d = $x->{d};
+			my $drop = defined $d->{rss_kb_before} && defined $d->{rss_kb_after}
+				? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
+			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
+			$md .= "| " . where($x) . " | $design | $d->{scenario} | " . ($d->{pages_discarded} // '?') .
+				" | $ctr | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
+				($d->{memcg_file_delta_kb} // '?') . " |\n";
+			$n++;
+			my $k = $ctr eq 'absent' ? 'absent'
+				: $ctr == ($d->{pages_discarded} // -1) ? 'equal' : 'differs';
+			$agree{$design}{$k}++;
+		}
+	}
+	return '' unless $n;
+	$md .= "\n";
+	for my $design (qw(vrange madv_free)) {
+		my $a = $agree{$design} or next;
+		my $ctr = $design eq 'vrange' ? '`pgvrange_purged`' : '`pglazyfreed`';
+		$md .= "- $DESIGN_TITLE{$design}: $ctr equalled the pages found lost in " . ($a->{equal} // 0) .
+			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) . ".\n";
+	}
+	my @np = of($data, 'madv_free', 'no_pressure');
+	if (@np) {
+		$md .= "- $DESIGN_TITLE{madv_free}: marking 8 MiB changed the cgroup's `lazyfree` by " .
+			range_str(sub { "$_[0] kB" }, map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np) .
+			'; `pglazyfree` rose by ' .
+			range_str(sub { "$_[0] pages" }, map { ($_->{d}{counter_marked} // -1) < 0 ? () : $_->{d}{counter_marked} } @np) . ".\n";
+	}
+	return "$md\n";
+}
+
+sub q_lru {
+	my ($data) = @_;
+	my $md = "**LRU placement and aging.** _Where do marked pages sit, and does reclaim take them before other memory?_\n\n";
+	my $any = 0;
+	for my $design (qw(vrange madv_free)) {
+		my @np = of($data, $design, 'no_pressure');
+		if (@np) {
+			$any = 1;
+			my @parts;
+			for my $lru (qw(inactive_anon active_anon inactive_file active_file)) {
+				my @v = map { $_->{d}{"mark_delta_kb_$lru"} } @np;
+				@v = grep { defined && $_ != -1 } @v;
+				push @parts, "$lru " . range_str(sub { sprintf('%+d kB', $_[0]) }, @v) if @v;
+			}
+			$md .= "- $DESIGN_TITLE{$design}, on marking 8 MiB (memcg `memory.stat` change): " .
+				(@parts ? join('; ', @parts) : 'no memcg figures') . ".\n";
+		}
+		my @fp = grep { $_->{mode} =~ /^swap-/ } of($data, $design, 'memcg_reclaim');
+		if (@fp) {
+			$any = 1;
+			$md .= "- $DESIGN_TITLE{$design}, swap on, `memory.reclaim` of exactly the marked size: took " .
+				range_str(sub { "$_[0]" }, map { $_->{d}{first_pass_discarded} } @fp) .
+				' of ' . ($fp[0]{d}{pages_marked} // '?') . ' marked pages while swapping out ' .
+				range_str(sub { "$_[0] kB" }, map { $_->{d}{first_pass_keep_swapped_kb} } @fp) .
+				' of the unmarked memory (' . join(', ', map { where($_) } @fp) . ").\n";
+		}
+		my @ra = of($data, $design, 'read_after_mark');
+		if (@ra) {
+			$any = 1;
+			$md .= "- $DESIGN_TITLE{$design}, pages read after marking, then reclaim: lost " .
+				range_str(sub { "$_[0]" }, map { $_->{d}{pages_discarded} } @ra) .
+				' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
+				join(', ', sort keys %{{ map { ($_->{d}{pressure} // '?') => 1 } @ra }}) . ").\n";
+		}
+	}
+	return $any ? "$md\n" : '';
+}
+
+sub q_sigbus {
+	my ($data) = @_;
+	my @scn = qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
+		read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
+	my $md = "**SIGBUS or zero-fill.** _What does user space see when it touches a discarded page, and can it tell?_\n\n";
+	my $any = 0;
+	for my $design (qw(vrange madv_free)) {
+		my @xs = of($data, $design, @scn) or next;
+		$any = 1;
+		my @lost = grep { ($_->{d}{pages_discarded} // 0) > 0 } @xs;
+		$md .= "- $DESIGN_TITLE{$design}: in " . scalar(@lost) . ' of ' . scalar(@xs) .
+			' pressure runs pages were lost; a read while still marked returned ' .
+			(@lost ? tally('read_returns', @lost) : 'nothing to see') .
+			'; detected by ' . (@lost ? tally('detect', @lost) : '-');
+		my @sb = grep { defined $_->{d}{sigbus_addr_code_right} } @lost;
+		$md .= '; SIGBUS with `si_addr` = the page and `BUS_ADRERR` in ' .
+			scalar(grep { $_->{d}{sigbus_addr_code_right} } @sb) . ' of ' . scalar(@sb) if @sb;
+		my $g = sum(0, map { $_->{d}{pages_garbage} // 0 } @xs);
+		$md .= "; pages that were neither data nor zero: $g.\n";
+	}
+	for my $design (qw(vrange madv_free)) {
+		my @c = of($data, $design, 'image_cache') or next;
+		$any = 1;
+		$md .= "- $DESIGN_TITLE{$design}, image cache (" .
+			($design eq 'vrange' ? 'purged flag per object' : 'a per-page canary, since MADV_FREE tells nothing') .
+			'): regenerated ' . range_str(sub { "$_[0]" }, map { $_->{d}{cache_regenerated} } @c) .
+			' of ' . ($c[0]{d}{cache_objects} // '?') . ' objects; objects that came back wrong: ' .
+			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . " runs.\n";
+	}
+	return $any ? "$md\n" : '';
+}
+
+sub q_kernel {
+	my ($data) = @_;
+	my $md = "**Kernel access to purged memory.** _What do read(2) into and write(2) from a discarded, still-marked page do?_\n\n";
+	my $any = 0;
+	for my $design (qw(vrange madv_free)) {
+		my @xs = grep { defined $_->{d}{kernel_read_into} } of($data, $design,
+			qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
+			   read_after_mark fork_cow thp mremap mprotect)) or next;
+		$any = 1;
+		$md .= "- $DESIGN_TITLE{$design}: read(2) into it: " . tally('kernel_read_into', @xs) .
+			'; write(2) from it: ' . tally('kernel_write_from', @xs) . ' (' . scalar(@xs) . " runs).\n";
+	}
+	return $any ? "$md\n" : '';
+}
+
+sub q_swapless {
+	my ($data) = @_;
+	my $md = "**Purging without swap.** _v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?_\n\n";
+	my @scn = qw(memcg_reclaim memcg_limit global_pressure);
+	my @rows;
+	my %keys;
+	for my $x (@$data) {
+		next unless $x->{mode} =~ /^noswap-/;
+		my $d = $x->{d};
+		next unless grep { $_ eq ($d->{scenario} // '') } @scn;
+		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
+	}
+	return '' unless %keys;
+	$md .= "Pages lost / marked, no swap device active" . ' (the `swapless` variant has `CONFIG_SWAP=n`).' . "\n\n";
+	$md .= "| variant / mode | design | " . join(' | ', @scn) . " |\n|---|---|" . ('---|' x @scn) . "\n";
+	my @w = sort {
+		my ($va, $ma) = split m{/}, $a;
+		my ($vb, $mb) = split m{/}, $b;
+		by_rank(\@VARIANT_ORDER, $va) <=> by_rank(\@VARIANT_ORDER, $vb) ||
+		by_rank(\@MODE_ORDER, $ma) <=> by_rank(\@MODE_ORDER, $mb);
+	} keys %keys;
+	my %tot;
+	for my $w (@w) {
+		for my $design (qw(vrange madv_free)) {
+			my $s = $keys{$w}{$design} or next;
+			$md .= "| $w | $DESIGN_TITLE{$design} | " . join(' | ', map {
+				my $d = $s->{$_};
+				$d ? "$d->{pages_discarded}/$d->{pages_marked}" : '-';
+			} @scn) . " |\n";
+			for my $d (values %$s) {
+				$tot{$design}{runs}++;
+				$tot{$design}{purging}++ if ($d->{pages_discarded} // 0) > 0;
+			}
+		}
+	}
+	$md .= "\n";
+	for my $design (qw(vrange madv_free)) {
+		my $t = $tot{$design} or next;
+		$md .= "- $DESIGN_TITLE{$design}: pages were discarded without swap in " . ($t->{purging} // 0) .
+			" of $t->{runs} pressure runs.\n";
+	}
+	return "$md\n";
+}
+
+sub q_cost {
+	my ($data, $m) = @_;
+	my $md = "**Cost of marking.** _What does it cost to mark memory, to use it while marked and to take it back?_\n\n";
+	my $any = 0;
+	for my $design (qw(vrange madv_free)) {
+		my @np = of($data, $design, 'no_pressure') or next;
+		$any = 1;
+		my $chunk = $np[0]{d}{chunk_kb} // '?';
+		$md .= "- $DESIGN_TITLE{$design}, in calls of $chunk KiB: mark " .
+			range_str(\&us, map { $_->{d}{ns_mark_per_mib} } @np) . ' per MiB (' .
+			range_str(\&us, map { $_->{d}{ns_mark_per_call} } @np) . ' per call); read while marked ' .
+			range_str(\&us, map { $_->{d}{ns_read_per_mib} } @np) . ' per MiB; take back ' .
+			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' .
+			($design eq 'vrange' ? 'vrange(NONVOLATILE)' : 'a write to each page') . ").\n";
+	}
+	for my $design (qw(vrange madv_free)) {
+		my @c = of($data, $design, 'image_cache') or next;
+		$any = 1;
+		$md .= "- $DESIGN_TITLE{$design}, image cache of 8 MiB: marking it all " .
+			range_str(\&us, map { $_->{d}{ns_mark} } @c) . '; taking every object back, checking and regenerating ' .
+			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . ".\n";
+	}
+	$md .= "\n_Measured under " . uc($m->{accelerator} // '?') .
+		(($m->{accelerator} // '') eq 'tcg' ? ': absolute times are those of an emulator; compare the two designs within a row, not with real hardware' : '') .
+		"._\n" if $any;
+	return $any ? "$md\n" : '';
+}
+
+sub headline {
+	my ($data) = @_;
+	my $n = @$data;
+	my $lost = sum(0, map { $_->{d}{lost_nonvolatile_bytes} // 0 } @$data);
+	my $wrong = sum(0, map { $_->{d}{cache_wrong} // 0 } @$data);
+	my $garbage = sum(0, map { $_->{d}{pages_garbage} // 0 } @$data);
+	my $undetected = grep { ($_->{d}{detect} // '') eq 'nothing' } @$data;
+	my $ok = !$lost && !$wrong && !$garbage && !$undetected;
+	return ($ok ? '' : '**') .
+		"Over $n scenario runs: $lost bytes of non-volatile memory lost, $wrong cache objects came back wrong, " .
+		"$garbage pages held neither their data nor zeros, $undetected runs lost vrange pages without telling." .
+		($ok ? '' : '**') . "\n\n";
+}
+
+sub section {
+	my ($matrix, $report_dir) = @_;
+	my @data = all_data($matrix);
+	my $md = "Each scenario of `suite/scenario_test.c` ran once per design in every variant and run-time mode " .
+		"that has the design. Design **A** is volatile ranges (`vrange()`, John Stultz's v11 forward-ported), " .
+		"design **B** is `MADV_FREE` (6.1's, made selectable). Cells show what was observed, not pass marks: " .
+		"`lost N/M` is pages that read back as zero after the pressure out of those marked; `detect` is how user " .
+		"space could tell (`purged_flag` from vrange(NONVOLATILE), `sigbus`, `zero_page` only by looking at " .
+		"the content, `nothing`); `read` is what a read of a lost page returned while the range was still marked. " .
+		"Every scenario also holds unmarked memory with known content and checks it byte for byte (`non-volatile intact`). " .
+		"A cell starting with **FAIL** is a scenario whose assertions failed.\n\n";
+	unless (@data) {
+		return $md . "_No scenario figures in this run (suite/scenario_test did not run or printed no `# \@data` lines)._\n";
+	}
+	$md .= headline(\@data);
+	$md .= "### The reviewers' questions of 2014, answered from this run\n\n";
+	$md .= q_accounting(\@data) . q_lru(\@data) . q_sigbus(\@data) . q_kernel(\@data) .
+		q_swapless(\@data) . q_cost(\@data, $matrix);
+	$md .= scenario_tables($matrix, \@data);
+	return $md;
+}
+
+1;
