@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench_mark: what marking and unmarking cost against the size of the range
+ * (issue 6, set 1).
+ *
+ * For every size from 4 KiB up to the largest power of two that fits the
+ * machine (1 GiB in the 2 GiB guest), a populated private anonymous range
+ * (THP off, so every design sees 4 KiB pages) is timed through:
+ *   dontneed   madvise(MADV_DONTNEED), then "refault": one write per page
+ *   madv_free  madvise(MADV_FREE), then "refault" (no pressure: no fault)
+ *   vrange     vrange(VOLATILE), vrange(NONVOLATILE) with nothing purged,
+ *              "refault"; then VOLATILE, a purge of everything (memcg
+ *              memory.reclaim, else MADV_PAGEOUT), NONVOLATILE after the
+ *              purge ("nonvolatile_purged") and "refault_purged" (every
+ *              page a new zero page)
+ * Each design runs in a child of its own (a broken design cannot take the
+ * others down); the figure is the median over the repeats of each size,
+ * printed as '# @data {"kind":"bench","bench":"mark",...}'.  The claim under
+ * test: vrange marks per VMA, so its cost is flat in size; MADV_FREE and
+ * MADV_DONTNEED walk every page.
+ *
+ * Usage: bench_mark [-m MAX] [-n MIN] [-r REPS] [-t SECONDS] [-M MODES [-s MAX]]
+ *   -m MAX     largest size (default 1G; capped to 3/4 of MemAvailable)
+ *   -n MIN     smallest size (default 4K); sizes grow by 4x
+ *   -r REPS    repeats at the small sizes (default 15; fewer at large ones)
+ *   -t SECONDS soft budget per design: sizes after it is spent are skipped
+ *   -M MODES   comma-separated run-time modes that get the full sweep; in
+ *              any other mode the sweep stops at -s (default 16M), since the
+ *              cost of marking does not depend on the mode, and the boot's
+ *              time under TCG is limited
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "vmab.h"
+
+#define MAX_SIZES 32
+#define MAX_REPS 64
+#define MARK_OFF 2	/* u64 index in a page: the marker populate() writes */
+
+enum design { D_DONTNEED, D_MADV_FREE, D_VRANGE, D_NR };
+static const char *const design_name[D_NR] = { "dontneed", "madv_free", "vrange" };
+
+/* The timed operations; each design uses some of them. */
+enum op {
+	OP_DONTNEED, OP_MADV_FREE, OP_VOLATILE, OP_NONVOLATILE,
+	OP_REFAULT, OP_PURGE, OP_NONVOLATILE_PURGED, OP_REFAULT_PURGED, OP_NR
+};
+static const char *const op_name[OP_NR] = {
+	"dontneed", "madv_free", "volatile", "nonvolatile",
+	"refault", "purge", "nonvolatile_purged", "refault_purged",
+};
+
+static struct {
+	size_t max, min, small_max;
+	int reps;
+	int budget_s;
+	const char *full_modes;
+} opt = { 1UL << 30, PAGE_SZ, 16UL << 20, 15, 60, NULL };
+
+static struct memcg cg;
+static int have_cg;
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10;
+	}
+	return v;
+}
+
+static int mode_listed(const char *list, const char *mode)
+{
+	size_t n = strlen(mode);
+	const char *p = list;
+
+	while ((p = strstr(p, mode))) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Write the marker of every page: the range is then populated and known. */
+static void populate(char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE_SZ)
+		((volatile uint64_t *)(p + i))[MARK_OFF] = i / PAGE_SZ + 1;
+}
+
+/*
+ * Untimed check after a refault: pages whose marker is gone (the content was
+ * discarded), and the marker written again for the next repeat.
+ */
+static long lost_pages(char *p, size_t len)
+{
+	long lost = 0;
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE_SZ) {
+		uint64_t *m = (uint64_t *)(p + i) + MARK_OFF;
+
+		if (*m != i / PAGE_SZ + 1)
+			lost++;
+		*m = i / PAGE_SZ + 1;
+	}
+	return lost;
+}
+
+/* Reps at a size: fewer at the large sizes, where one repeat takes seconds under TCG. */
+static int reps_for(size_t size)
+{
+	int r = opt.reps;
+
+	if (size > (256UL << 20))
+		r = 3;
+	else if (size > (16UL << 20))
+		r = 5;
+	else if (size > (1UL << 20))
+		r = 9;
+	return r < opt.reps ? r : opt.reps;
+}
+
+struct samples {
+	uint64_t ns[OP_NR][MAX_REPS];
+	uint64_t first[OP_NR];	/* the first repeat: pages not marked before */
+	int n[OP_NR];
+	long lost[OP_NR];	/* after the op's refault, summed over repeats */
+	long purged_flag;	/* repeats whose NONVOLATILE reported purged */
+	long counter;		/* pgvrange_purged delta over the purges */
+	const char *purge_method;
+};
+
+#define TIMED(s, op, expr) do {						\
+		uint64_t t0_ = now_ns();					\
+		expr;								\
+		uint64_t d_ = now_ns() - t0_;					\
+		if (!(s)->n[op])						\
+			(s)->first[op] = d_;					\
+		(s)->ns[op][(s)->n[op]++] = d_;					\
+	} while (0)
+
+/* Everything in [p, p+len) discarded: memcg reclaim first, then MADV_PAGEOUT. */
+static const char *purge(char *p, size_t len, long *counter)
+{
+	long before = vmstat_get("pgvrange_purged"), got = 0;
+	const char *how = "none";
+	long pages = len / PAGE_SZ;
+
+	if (have_cg) {
+		memcg_reclaim(&cg, 2 * len + (1UL << 20));
+		got = vmstat_get("pgvrange_purged") - before;
+		how = "memory.reclaim";
+	}
+	if (got < pages) {
+		madvise(p, len, MADV_PAGEOUT);
+		got = vmstat_get("pgvrange_purged") - before;
+		how = have_cg ? "memory.reclaim+pageout" : "pageout";
+	}
+	*counter += got;
+	return how;
+}
+
+/* One repeat of one design at one size; 0, or -1 on a failed call. */
+static int one_rep(enum design d, char *p, size_t len, struct samples *s)
+{
+	long r = 0;
+	int purged = -1;
+
+	switch (d) {
+	case D_DONTNEED:
+		TIMED(s, OP_DONTNEED, r = madvise(p, len, MADV_DONTNEED));
+		if (r)
+			return -1;
+		TIMED(s, OP_REFAULT, touch_write(p, len));
+		s->lost[OP_DONTNEED] += lost_pages(p, len);
+		return 0;
+	case D_MADV_FREE:
+		TIMED(s, OP_MADV_FREE, r = madvise(p, len, MADV_FREE));
+		if (r)
+			return -1;
+		TIMED(s, OP_REFAULT, touch_write(p, len));
+		s->lost[OP_MADV_FREE] += lost_pages(p, len);
+		return 0;
+	case D_VRANGE:
+		TIMED(s, OP_VOLATILE, r = sys_vrange((unsigned long)p, len,
+						      VRANGE_VOLATILE, NULL));
+		if (r != (long)len)
+			return -1;
+		TIMED(s, OP_NONVOLATILE, r = sys_vrange((unsigned long)p, len,
+							 VRANGE_NONVOLATILE, &purged));
+		if (r != (long)len || purged != 0)
+			return -1;
+		TIMED(s, OP_REFAULT, touch_write(p, len));
+		s->lost[OP_NONVOLATILE] += lost_pages(p, len);
+
+		if (sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL) != (long)len)
+			return -1;
+		TIMED(s, OP_PURGE, s->purge_method = purge(p, len, &s->counter));
+		purged = -1;
+		TIMED(s, OP_NONVOLATILE_PURGED,
+		      r = sys_vrange((unsigned long)p, len, VRANGE_NONVOLATILE, &purged));
+		if (r != (long)len)
+			return -1;
+		s->purged_flag += purged == 1;
+		TIMED(s, OP_REFAULT_PURGED, touch_write(p, len));
+		s->lost[OP_NONVOLATILE_PURGED] += lost_pages(p, len);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static void emit(enum design d, enum op op, size_t len, struct samples *s)
+{
+	struct vmab_data dd;
+	int n = s->n[op];
+	uint64_t *v = s->ns[op];
+	double pages = (double)len / PAGE_SZ;
+
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	data_begin(&dd, "bench");
+	data_str(&dd, "bench", "mark");
+	data_str(&dd, "design", design_name[d]);
+	data_str(&dd, "op", op_name[op]);
+	data_long(&dd, "size", (long)len);
+	data_long(&dd, "pages", (long)pages);
+	data_long(&dd, "reps", n);
+	data_long(&dd, "ns_median", (long)v[n / 2]);
+	data_long(&dd, "ns_min", (long)v[0]);
+	data_long(&dd, "ns_max", (long)v[n - 1]);
+	data_long(&dd, "ns_first", (long)s->first[op]);
+	data_double(&dd, "ns_per_page", v[n / 2] / pages);
+	data_str(&dd, "thp", "never");
+	if (op == OP_DONTNEED || op == OP_MADV_FREE || op == OP_NONVOLATILE ||
+	    op == OP_NONVOLATILE_PURGED)
+		data_long(&dd, "lost_pages_per_rep", s->lost[op] / n);
+	if (op == OP_NONVOLATILE_PURGED) {
+		data_long(&dd, "purged_flag_reps", s->purged_flag);
+		data_long(&dd, "pgvrange_purged_per_rep", s->counter / n);
+	}
+	if (op == OP_PURGE)
+		data_str(&dd, "purge_method", s->purge_method);
+	data_emit(&dd);
+}
+
+/* The sweep of one design, in a child; exit status 0 when every call did what it must. */
+static int run_design(enum design d, const size_t *sizes, int nsizes)
+{
+	uint64_t t_start = now_ns();
+	int i, rep, bad = 0;
+
+	for (i = 0; i < nsizes; i++) {
+		size_t len = sizes[i];
+		struct samples *s;
+		char *p;
+		int op;
+
+		if ((now_ns() - t_start) / 1000000000ull >= (uint64_t)opt.budget_s) {
+			printf("# %s: budget of %d s spent, sizes from %zu bytes on skipped\n",
+			       design_name[d], opt.budget_s, len);
+			break;
+		}
+		p = map_anon(len);
+		s = calloc(1, sizeof(*s));
+		if (p == MAP_FAILED || !s) {
+			printf("# %s: no memory for %zu bytes\n", design_name[d], len);
+			return 1;
+		}
+		madvise(p, len, MADV_NOHUGEPAGE);
+		populate(p, len);
+		for (rep = 0; rep < reps_for(len); rep++) {
+			if (one_rep(d, p, len, s)) {
+				printf("# %s at %zu bytes, repeat %d: %s\n", design_name[d],
+				       len, rep, strerror(errno));
+				bad = 1;
+				break;
+			}
+		}
+		for (op = 0; op < OP_NR; op++)
+			emit(d, op, len, s);
+		/* The semantics the figures rely on. */
+		if (d == D_DONTNEED && s->lost[OP_DONTNEED] != s->n[OP_DONTNEED] * (long)(len / PAGE_SZ))
+			printf("# dontneed at %zu: only %ld pages zero\n", len, s->lost[OP_DONTNEED]), bad = 1;
+		if (d == D_VRANGE && s->lost[OP_NONVOLATILE])
+			printf("# vrange at %zu: %ld pages lost without pressure\n", len, s->lost[OP_NONVOLATILE]), bad = 1;
+		if (d == D_VRANGE && s->n[OP_NONVOLATILE_PURGED] &&
+		    s->purged_flag != s->n[OP_NONVOLATILE_PURGED])
+			printf("# vrange at %zu: purged flag set in %ld of %d repeats (%ld pages purged)\n",
+			       len, s->purged_flag, s->n[OP_NONVOLATILE_PURGED], s->counter), bad = 1;
+		munmap(p, len);
+		free(s);
+	}
+	fflush(stdout);
+	return bad;
+}
+
+static size_t fit_max(size_t want)
+{
+	long avail_kb = meminfo_kb("MemAvailable");
+	size_t fit = avail_kb > 0 ? (size_t)avail_kb * 1024 / 4 * 3 : want;
+	size_t m = PAGE_SZ;
+
+	while (m * 2 <= want && m * 2 <= fit)
+		m *= 2;
+	return m;
+}
+
+int main(int argc, char **argv)
+{
+	size_t sizes[MAX_SIZES], max, sz;
+	int nsizes = 0, c, d;
+	const char *why[D_NR] = { NULL };
+
+	while ((c = getopt(argc, argv, "m:n:r:t:M:s:")) != -1) {
+		switch (c) {
+		case 'm': opt.max = parse_size(optarg); break;
+		case 'n': opt.min = parse_size(optarg); break;
+		case 'r': opt.reps = atoi(optarg); break;
+		case 't': opt.budget_s = atoi(optarg); break;
+		case 'M': opt.full_modes = optarg; break;
+		case 's': opt.small_max = parse_size(optarg); break;
+		default:
+			fprintf(stderr, "usage: %s [-m MAX] [-n MIN] [-r REPS] [-t S] [-M MODES [-s MAX]]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (opt.reps < 1 || opt.reps > MAX_REPS)
+		opt.reps = opt.reps < 1 ? 1 : MAX_REPS;
+	max = opt.max;
+	if (opt.full_modes && !mode_listed(opt.full_modes, vmab_mode()) && opt.small_max < max)
+		max = opt.small_max;
+	max = fit_max(max);
+	for (sz = opt.min < PAGE_SZ ? PAGE_SZ : opt.min; sz <= max && nsizes < MAX_SIZES; sz *= 4)
+		sizes[nsizes++] = sz;
+	if (nsizes && sizes[nsizes - 1] != max && nsizes < MAX_SIZES)
+		sizes[nsizes++] = max;
+
+	if (!madv_free_supported())
+		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
+	if (!vrange_supported())
+		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
+
+	tap_plan(D_NR);
+	printf("# mode %s, variant %s, sizes %zu..%zu bytes, budget %d s a design\n",
+	       vmab_mode(), vmab_variant(), sizes[0], sizes[nsizes - 1], opt.budget_s);
+	/* Pages charged to a cgroup of our own, so memory.reclaim purges just them. */
+	have_cg = memcg_available() && !memcg_create(&cg, "mark") && !memcg_enter(&cg);
+	if (!have_cg)
+		printf("# no memory cgroup: purging with MADV_PAGEOUT\n");
+
+	for (d = 0; d < D_NR; d++) {
+		char name[32];
+		pid_t pid;
+		int st = 0;
+
+		snprintf(name, sizeof(name), "mark_%s", design_name[d]);
+		if (why[d]) {
+			tap_skip(name, "%s", why[d]);
+			continue;
+		}
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0)
+			_exit(run_design(d, sizes, nsizes));
+		if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+			tap_result(0, "%s # fork: %s", name, strerror(errno));
+			continue;
+		}
+		if (WIFSIGNALED(st))
+			printf("# %s: killed by signal %d (%s)\n", name, WTERMSIG(st),
+			       strsignal(WTERMSIG(st)));
+		tap_result(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", name);
+	}
+	if (have_cg) {
+		memcg_leave();
+		memcg_destroy(&cg);
+	}
+	return 0;
+}
