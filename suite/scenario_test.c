@@ -139,6 +139,21 @@ FIXTURE_TEARDOWN(scn)
 		SKIP(return, "cgroup v2 memory controller not available"); \
 } while (0)
 
+/*
+ * Write the first byte of every page back to itself: how MADV_FREE's user
+ * takes pages back without changing them (touch_write() changes them).
+ */
+static void redirty(char *p, size_t len)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE_SZ) {
+		volatile char *c = p + off;
+
+		*c = *c;
+	}
+}
+
 /* Bytes of the keep area that no longer hold their pattern. */
 static long lost_keep_bytes(const char *keep)
 {
@@ -304,6 +319,7 @@ struct snap {
 	long counter;		/* discard_counter() */
 	long rss_kb;		/* Rss of the marked VMA */
 	long cg_anon, cg_file;	/* memory.stat, bytes */
+	long lazyfree;		/* nr_lazyfree gauge (SPEC 5), pages */
 };
 
 static void snap_take(FIXTURE_DATA(scn) *self, int d, void *p, struct snap *s)
@@ -312,6 +328,8 @@ static void snap_take(FIXTURE_DATA(scn) *self, int d, void *p, struct snap *s)
 	s->rss_kb = smaps_field_kb(p, "Rss");
 	s->cg_anon = self->have_cg ? memcg_stat(&self->cg, "anon") : -1;
 	s->cg_file = self->have_cg ? memcg_stat(&self->cg, "file") : -1;
+	vmstat_refresh();
+	s->lazyfree = vmstat_get("nr_lazyfree");
 }
 
 /* What one scenario saw, from pressure to taking the memory back. */
@@ -327,6 +345,7 @@ struct obs {
 	const char *detect;
 	const char *kread, *kwrite;	/* read(2) into / write(2) from a discarded page */
 	long counter_delta;
+	long lazyfree_delta;	/* nr_lazyfree after minus before, -1 absent */
 	long rss_kb_before, rss_kb_after;
 	long cg_anon_delta_kb, cg_file_delta_kb;
 	long ns_unmark;
@@ -395,6 +414,9 @@ static void observe(struct __test_metadata *_metadata,
 	}
 	o->counter_delta = s0->counter >= 0 ?
 		vmstat_get(discard_counter(d)) - s0->counter : -1;
+	vmstat_refresh();
+	o->lazyfree_delta = s0->lazyfree >= 0 ?
+		vmstat_get("nr_lazyfree") - s0->lazyfree : -1;
 
 	if (o->sigbus)
 		o->read_returns = "sigbus";
@@ -437,6 +459,8 @@ static void obs_data(struct vmab_data *dd, const char *scenario, int d,
 	data_str(dd, "kernel_read_into", o->kread);
 	data_str(dd, "kernel_write_from", o->kwrite);
 	data_long(dd, "counter_discarded", o->counter_delta);
+	if (o->lazyfree_delta != -1)
+		data_long(dd, "nr_lazyfree_delta", o->lazyfree_delta);
 	data_long(dd, "rss_kb_before", o->rss_kb_before);
 	data_long(dd, "rss_kb_after", o->rss_kb_after);
 	data_long(dd, "memcg_anon_delta_kb", o->cg_anon_delta_kb);
@@ -673,7 +697,7 @@ TEST_F(scn, no_pressure)
 	};
 	size_t len = REGION_LEN, off;
 	long lru0[4], lru1[4], lazy0, lazy1, vmas0, vmas1, i, query = -1;
-	long marked0, marked1, intact, rounds;
+	long marked0, marked1, intact, rounds, gauge0, gauge1;
 	int purged = -1, vo = -1, any_purged = 0;
 	uint64_t t0, t_mark = 0, t_read = 0, t_back = 0;
 	struct vmab_data dd;
@@ -689,6 +713,8 @@ TEST_F(scn, no_pressure)
 		lru0[i] = self->have_cg ? memcg_stat(&self->cg, lru[i]) : -1;
 	lazy0 = self->have_cg ? memcg_stat(&self->cg, "lazyfree") : -1;
 	marked0 = vmstat_get("pglazyfree");
+	vmstat_refresh();
+	gauge0 = vmstat_get("nr_lazyfree");
 
 	ASSERT_EQ(0, mark(variant->design, p, len));
 
@@ -696,6 +722,8 @@ TEST_F(scn, no_pressure)
 		lru1[i] = self->have_cg ? memcg_stat(&self->cg, lru[i]) : -1;
 	lazy1 = self->have_cg ? memcg_stat(&self->cg, "lazyfree") : -1;
 	marked1 = vmstat_get("pglazyfree");
+	vmstat_refresh();
+	gauge1 = vmstat_get("nr_lazyfree");
 	if (variant->design == D_VRANGE) {
 		vo = smaps_has_flag(p, "vo");
 		query = sys_vrange((unsigned long)p, len, VRANGE_QUERY, &purged);
@@ -722,11 +750,7 @@ TEST_F(scn, no_pressure)
 				ASSERT_EQ(0, unmark_vrange(p + off, CHUNK, &pg));
 				any_purged |= pg;
 			} else {
-				for (i = 0; i < NPAGES(CHUNK); i++) {
-					volatile char *c = p + off + i * PAGE_SZ;
-
-					*c = *c;
-				}
+				redirty(p + off, CHUNK);
 			}
 		}
 		t_back += now_ns() - t0;
@@ -751,6 +775,8 @@ TEST_F(scn, no_pressure)
 	}
 	data_long(&dd, "counter_marked", marked0 >= 0 && marked1 >= 0 ?
 		  marked1 - marked0 : -1);
+	data_long(&dd, "nr_lazyfree_delta", gauge0 >= 0 && gauge1 >= 0 ?
+		  gauge1 - gauge0 : -1);
 	data_long(&dd, "vmas_delta_after_unmark", vmas1 - vmas0);
 	for (i = 0; i < 4; i++) {
 		char key[48];
@@ -958,12 +984,7 @@ TEST_F(scn, fork_cow)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (variant->design == D_VRANGE)
 			rep->child_inherits_vo = smaps_has_flag(pre, "vo");
-		/* COW-break the first half: the same bytes, new pages. */
-		for (i = 0; i < NPAGES(half); i++) {
-			volatile char *b = p + i * PAGE_SZ;
-
-			*b = *b;
-		}
+		redirty(p, half);	/* COW-break: the same bytes, new pages */
 		if (write(to_parent[1], "r", 1) != 1 ||
 		    read(to_child[0], &c, 1) != 1)
 			_exit(1);
