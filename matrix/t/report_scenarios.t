@@ -32,7 +32,7 @@ my %np_b = (scenario => 'no_pressure', design => 'madv_free', pages_marked => 20
 	pages_discarded => 0, chunk_kb => 64, ns_mark_per_mib => 492_218,
 	ns_read_per_mib => 39_064, ns_take_back_per_mib => 132_820, ns_mark_per_call => 30_763,
 	mark_delta_kb_inactive_anon => -8104, mark_delta_kb_inactive_file => 8160,
-	memcg_lazyfree_delta_kb => 8160, counter_marked => 2048);
+	memcg_lazyfree_delta_kb => 8160, counter_marked => 2048, nr_lazyfree_delta => 2048);
 my %cache_b = (scenario => 'image_cache', design => 'madv_free', detect => 'canary',
 	cache_objects => 256, cache_regenerated => 201, cache_wrong => 0, objects_paged_out => 64,
 	ns_mark => 8_000_500, ns_fetch_all => 220_013_750);
@@ -99,6 +99,7 @@ like($md, qr/\*\*Page accounting\.\*\*/, 'page accounting question');
 like($md, qr/`pgvrange_purged` equalled the pages found lost in 1 run\(s\), differed in 1/,
      'counter agreement counted from the data');
 like($md, qr/\*\*LRU placement and aging\.\*\*.*inactive_file \+8160 kB/s, 'LRU placement from memory.stat deltas');
+like($md, qr/`pglazyfree` rose by 2048 pages; the `nr_lazyfree` gauge by 2048 pages/, 'the gauge next to the counter');
 like($md, qr/took 1777 of 2048 marked pages while swapping out 12 kB/, 'first reclaim pass');
 like($md, qr/\*\*SIGBUS or zero-fill\.\*\*.*A: vrange: in 2 of 2 pressure runs pages were lost; a read while still marked returned sigbus ×2/s,
      'SIGBUS vs zero-fill');

@@ -271,8 +271,8 @@ sub tally {
 sub q_accounting {
 	my ($data) = @_;
 	my $md = "**Page accounting.** _Are discarded pages counted, and does the memory go back to the cgroup?_\n\n";
-	$md .= "| variant / mode | design | scenario | pages found lost | vmstat counter | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
-	$md .= "|---|---|---|---|---|---|---|---|\n";
+	$md .= "| variant / mode | design | scenario | pages found lost | vmstat counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
+	$md .= "|---|---|---|---|---|---|---|---|---|\n";
 	my $n = 0;
 	my %agree;
 	for my $design (qw(vrange madv_free)) {
@@ -282,7 +282,7 @@ sub q_accounting {
 				? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
 			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
 			$md .= "| " . where($x) . " | $design | $d->{scenario} | " . ($d->{pages_discarded} // '?') .
-				" | $ctr | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
+				" | $ctr | " . ($d->{nr_lazyfree_delta} // 'absent') . " | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
 				($d->{memcg_file_delta_kb} // '?') . " |\n";
 			$n++;
 			my $k = $ctr eq 'absent' ? 'absent'
@@ -303,7 +303,9 @@ sub q_accounting {
 		$md .= "- $DESIGN_TITLE{madv_free}: marking 8 MiB changed the cgroup's `lazyfree` by " .
 			range_str(sub { "$_[0] kB" }, map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np) .
 			'; `pglazyfree` rose by ' .
-			range_str(sub { "$_[0] pages" }, map { ($_->{d}{counter_marked} // -1) < 0 ? () : $_->{d}{counter_marked} } @np) . ".\n";
+			range_str(sub { "$_[0] pages" }, map { ($_->{d}{counter_marked} // -1) < 0 ? () : $_->{d}{counter_marked} } @np) .
+			'; the `nr_lazyfree` gauge by ' .
+			range_str(sub { "$_[0] pages" }, map { ($_->{d}{nr_lazyfree_delta} // -1) < 0 ? () : $_->{d}{nr_lazyfree_delta} } @np) . ".\n";
 	}
 	return "$md\n";
 }
