@@ -128,6 +128,19 @@ void data_emit(struct vmab_data *d);	/* prints the line and flushes stdout */
 uint64_t now_ns(void);
 
 /*
+ * Monotonic nanoseconds fine enough to time one system call.  Under TCG the
+ * guest's clocksource watchdog marks the TSC unstable a few seconds after
+ * boot and falls back to refined-jiffies, a 4 ms tick, so now_ns() cannot
+ * time a 10 us call.  On x86 fine_ns() reads the TSC (QEMU derives it from
+ * the host's), scaled by a calibration against CLOCK_MONOTONIC over ~200 ms
+ * from tick edge to tick edge on the first call (make that call before
+ * starting threads); elsewhere it is now_ns().  fine_clock_name() says
+ * which: "tsc-calibrated" or "monotonic".
+ */
+uint64_t fine_ns(void);
+const char *fine_clock_name(void);
+
+/*
  * Plain TAP 13 for the benchmarks, which are not kselftest-harness tests:
  * tap_plan() prints the header and plan, each tap_*() one numbered result
  * (numbers counted here).  tap_skip() writes "ok N name # SKIP reason".
