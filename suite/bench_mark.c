@@ -153,9 +153,9 @@ struct samples {
 };
 
 #define TIMED(s, op, expr) do {						\
-		uint64_t t0_ = now_ns();					\
+		uint64_t t0_ = fine_ns();					\
 		expr;								\
-		uint64_t d_ = now_ns() - t0_;					\
+		uint64_t d_ = fine_ns() - t0_;					\
 		if (!(s)->n[op])						\
 			(s)->first[op] = d_;					\
 		(s)->ns[op][(s)->n[op]++] = d_;					\
@@ -255,6 +255,7 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 	data_long(&dd, "ns_first", (long)s->first[op]);
 	data_double(&dd, "ns_per_page", v[n / 2] / pages);
 	data_str(&dd, "thp", "never");
+	data_str(&dd, "clock", fine_clock_name());
 	if (op == OP_DONTNEED || op == OP_MADV_FREE || op == OP_NONVOLATILE ||
 	    op == OP_NONVOLATILE_PURGED)
 		data_long(&dd, "lost_pages_per_rep", s->lost[op] / n);
@@ -270,7 +271,7 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 /* The sweep of one design, in a child; exit status 0 when every call did what it must. */
 static int run_design(enum design d, const size_t *sizes, int nsizes)
 {
-	uint64_t t_start = now_ns();
+	uint64_t t_start = fine_ns();
 	int i, rep, bad = 0;
 
 	for (i = 0; i < nsizes; i++) {
@@ -279,7 +280,7 @@ static int run_design(enum design d, const size_t *sizes, int nsizes)
 		char *p;
 		int op;
 
-		if ((now_ns() - t_start) / 1000000000ull >= (uint64_t)opt.budget_s) {
+		if ((fine_ns() - t_start) / 1000000000ull >= (uint64_t)opt.budget_s) {
 			printf("# %s: budget of %d s spent, sizes from %zu bytes on skipped\n",
 			       design_name[d], opt.budget_s, len);
 			break;
@@ -365,8 +366,9 @@ int main(int argc, char **argv)
 		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
 
 	tap_plan(D_NR);
-	printf("# mode %s, variant %s, sizes %zu..%zu bytes, budget %d s a design\n",
-	       vmab_mode(), vmab_variant(), sizes[0], sizes[nsizes - 1], opt.budget_s);
+	printf("# mode %s, variant %s, sizes %zu..%zu bytes, budget %d s a design, clock %s\n",
+	       vmab_mode(), vmab_variant(), sizes[0], sizes[nsizes - 1], opt.budget_s,
+	       fine_clock_name());
 	/* Pages charged to a cgroup of our own, so memory.reclaim purges just them. */
 	have_cg = memcg_available() && !memcg_create(&cg, "mark") && !memcg_enter(&cg);
 	if (!have_cg)

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench_churn: allocator churn in the manner of ebizzy (issue 6, set 2).
+ *
+ * Each thread loops: take a random source chunk, allocate a chunk, copy the
+ * source into it, run a number of binary searches in the copy (each search
+ * is one "record", as ebizzy counts them), free the chunk.  What differs is
+ * how the allocator gives the freed chunk back to the kernel:
+ *   munmap     every chunk mmap()ed and munmap()ed (glibc's large malloc)
+ *   dontneed   chunks carved from one arena mapping and kept on a free list;
+ *              free is madvise(MADV_DONTNEED), reuse faults zero pages in
+ *   madv_free  the same free list; free is madvise(MADV_FREE), reuse writes
+ *              over the old pages without a fault
+ *   vrange     the same free list; free is vrange(VOLATILE), reuse is
+ *              vrange(NONVOLATILE) first (a purged chunk reads as zero, which
+ *              the copy overwrites anyway)
+ *   keep       the same free list, nothing given back: the upper bound
+ * Records/s for 1 and 2 threads; each design's ratio to dontneed measured in
+ * the same process; time per iteration split into alloc, copy (with its
+ * faults), search and free, and the page faults and counters per iteration,
+ * so the report can show where the time goes.
+ *
+ * Usage: bench_churn [-d SECONDS] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T THREADS...]
+ *   -d  duration of each design and thread count (default 2)
+ *   -s  chunk size (default 512K), -n source chunks (default 8)
+ *   -q  searches per iteration (default 64)
+ *   -T  comma-separated thread counts (default 1,2)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include "vmab.h"
+
+#define FREE_LIST 4	/* chunks an arena keeps for reuse */
+#define MAX_THREADS 8
+
+enum design { D_MUNMAP, D_DONTNEED, D_MADV_FREE, D_VRANGE, D_KEEP, D_NR };
+static const char *const design_name[D_NR] = {
+	"munmap", "dontneed", "madv_free", "vrange", "keep",
+};
+/* dontneed first: every other design's ratio is to it, in the same run. */
+static const enum design run_order[D_NR] = {
+	D_DONTNEED, D_MUNMAP, D_MADV_FREE, D_VRANGE, D_KEEP,
+};
+
+struct record {
+	uint64_t key;
+	char payload[56];
+};
+
+static struct {
+	int seconds;
+	size_t chunk;
+	int nchunks;
+	int searches;
+	int threads[MAX_THREADS];
+	int nthreads;
+} opt = { 2, 512UL << 10, 8, 64, { 1, 2 }, 2 };
+
+static struct record **source;
+static size_t nrec;
+static volatile int stop;
+
+/* One thread's allocator: an arena mapping carved into chunks, a free list. */
+struct arena {
+	enum design d;
+	char *base;
+	char *free[FREE_LIST];
+	int nfree;
+	long purged_reuses;	/* vrange: NONVOLATILE found the chunk purged */
+	long errors;
+};
+
+struct worker {
+	pthread_t tid;
+	struct arena a;
+	uint64_t rng;
+	long iters, records, found;
+	uint64_t ns_alloc, ns_copy, ns_search, ns_free;
+};
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static int arena_init(struct arena *a, enum design d)
+{
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	a->d = d;
+	if (d == D_MUNMAP)
+		return 0;
+	a->base = map_anon(FREE_LIST * opt.chunk);
+	if (a->base == MAP_FAILED)
+		return -1;
+	madvise(a->base, FREE_LIST * opt.chunk, MADV_NOHUGEPAGE);
+	for (i = 0; i < FREE_LIST; i++)
+		a->free[a->nfree++] = a->base + i * opt.chunk;
+	return 0;
+}
+
+static void arena_fini(struct arena *a)
+{
+	if (a->base)
+		munmap(a->base, FREE_LIST * opt.chunk);
+}
+
+static char *chunk_alloc(struct arena *a)
+{
+	char *p;
+	int purged = 0;
+
+	if (a->d == D_MUNMAP) {
+		p = map_anon(opt.chunk);
+		if (p == MAP_FAILED) {
+			a->errors++;
+			return NULL;
+		}
+		madvise(p, opt.chunk, MADV_NOHUGEPAGE);
+		return p;
+	}
+	if (!a->nfree) {
+		a->errors++;
+		return NULL;
+	}
+	p = a->free[--a->nfree];
+	if (a->d == D_VRANGE) {
+		if (sys_vrange((unsigned long)p, opt.chunk, VRANGE_NONVOLATILE,
+			       &purged) != (long)opt.chunk)
+			a->errors++;
+		a->purged_reuses += purged == 1;
+	}
+	return p;
+}
+
+static void chunk_free(struct arena *a, char *p)
+{
+	long r = 0;
+
+	switch (a->d) {
+	case D_MUNMAP:
+		r = munmap(p, opt.chunk);
+		break;
+	case D_DONTNEED:
+		r = madvise(p, opt.chunk, MADV_DONTNEED);
+		break;
+	case D_MADV_FREE:
+		r = madvise(p, opt.chunk, MADV_FREE);
+		break;
+	case D_VRANGE:
+		r = sys_vrange((unsigned long)p, opt.chunk, VRANGE_VOLATILE,
+			       NULL) == (long)opt.chunk ? 0 : -1;
+		break;
+	default:
+		break;
+	}
+	if (r)
+		a->errors++;
+	if (a->d != D_MUNMAP)
+		a->free[a->nfree++] = p;
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	while (!stop) {
+		const struct record *src = source[xorshift(&w->rng) % opt.nchunks];
+		struct record *copy;
+		uint64_t t0, t1, t2, t3, t4;
+		int i;
+
+		t0 = fine_ns();
+		copy = (struct record *)chunk_alloc(&w->a);
+		if (!copy)
+			break;
+		t1 = fine_ns();
+		memcpy(copy, src, opt.chunk);
+		t2 = fine_ns();
+		for (i = 0; i < opt.searches; i++) {
+			uint64_t key = xorshift(&w->rng) % (2 * nrec);
+			size_t lo = 0, hi = nrec;
+
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+
+				if (copy[mid].key < key)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			w->found += lo < nrec && copy[lo].key == key;
+			w->records++;
+		}
+		t3 = fine_ns();
+		chunk_free(&w->a, (char *)copy);
+		t4 = fine_ns();
+		w->ns_alloc += t1 - t0;
+		w->ns_copy += t2 - t1;
+		w->ns_search += t3 - t2;
+		w->ns_free += t4 - t3;
+		w->iters++;
+	}
+	return NULL;
+}
+
+struct result {
+	double records_per_s;
+	int ok;
+};
+
+static long minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+static struct result run_config(enum design d, int threads, double dontneed_rps)
+{
+	static const char *const counters[] = {
+		"pglazyfree", "pglazyfreed", "pgvrange_purged", "pswpout",
+	};
+	long before[4], flt0, iters = 0, records = 0, found = 0, purged = 0, errors = 0;
+	uint64_t ns_alloc = 0, ns_copy = 0, ns_search = 0, ns_free = 0, t0, t1;
+	struct worker w[MAX_THREADS];
+	struct result res = { 0, 0 };
+	struct vmab_data dd;
+	int i, started = 0;
+	char name[64];
+
+	snprintf(name, sizeof(name), "churn_%s_%dt", design_name[d], threads);
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < 4; i++)
+		before[i] = vmstat_get(counters[i]);
+	flt0 = minflt();
+	stop = 0;
+	t0 = fine_ns();
+	for (i = 0; i < threads; i++) {
+		w[i].rng = 0x9e3779b97f4a7c15ull * (i + 1);
+		if (arena_init(&w[i].a, d) || pthread_create(&w[i].tid, NULL, worker_run, &w[i]))
+			break;
+		started++;
+	}
+	if (started == threads)
+		usleep(opt.seconds * 1000000);
+	stop = 1;
+	for (i = 0; i < started; i++)
+		pthread_join(w[i].tid, NULL);
+	t1 = fine_ns();
+	for (i = 0; i < started; i++) {
+		iters += w[i].iters;
+		records += w[i].records;
+		found += w[i].found;
+		purged += w[i].a.purged_reuses;
+		errors += w[i].a.errors;
+		ns_alloc += w[i].ns_alloc;
+		ns_copy += w[i].ns_copy;
+		ns_search += w[i].ns_search;
+		ns_free += w[i].ns_free;
+		arena_fini(&w[i].a);
+	}
+	res.records_per_s = records / ((t1 - t0) / 1e9);
+	res.ok = started == threads && !errors && iters > 0;
+
+	data_begin(&dd, "bench");
+	data_str(&dd, "bench", "churn");
+	data_str(&dd, "design", design_name[d]);
+	data_long(&dd, "threads", threads);
+	data_str(&dd, "clock", fine_clock_name());
+	data_double(&dd, "seconds", (t1 - t0) / 1e9);
+	data_long(&dd, "chunk", (long)opt.chunk);
+	data_long(&dd, "searches_per_iter", opt.searches);
+	data_long(&dd, "iterations", iters);
+	data_long(&dd, "records", records);
+	data_double(&dd, "records_per_s", res.records_per_s);
+	if (dontneed_rps > 0)
+		data_double(&dd, "ratio_to_dontneed", res.records_per_s / dontneed_rps);
+	if (iters) {
+		data_double(&dd, "ns_alloc_per_iter", (double)ns_alloc / iters);
+		data_double(&dd, "ns_copy_per_iter", (double)ns_copy / iters);
+		data_double(&dd, "ns_search_per_iter", (double)ns_search / iters);
+		data_double(&dd, "ns_free_per_iter", (double)ns_free / iters);
+		data_double(&dd, "faults_per_iter", (double)(minflt() - flt0) / iters);
+	}
+	for (i = 0; i < 4; i++) {
+		long now = vmstat_get(counters[i]);
+
+		if (before[i] >= 0 && now >= 0)
+			data_long(&dd, counters[i], now - before[i]);
+	}
+	if (d == D_VRANGE)
+		data_long(&dd, "purged_reuses", purged);
+	data_long(&dd, "errors", errors);
+	data_emit(&dd);
+	tap_result(res.ok, "%s", name);
+	if (!res.ok)
+		printf("# %s: %d of %d threads, %ld iterations, %ld failed calls (%s)\n",
+		       name, started, threads, iters, errors, strerror(errno));
+	return res;
+}
+
+static int setup_source(void)
+{
+	size_t i;
+	int c;
+
+	nrec = opt.chunk / sizeof(struct record);
+	source = calloc(opt.nchunks, sizeof(*source));
+	if (!source)
+		return -1;
+	for (c = 0; c < opt.nchunks; c++) {
+		source[c] = map_anon(opt.chunk);
+		if (source[c] == MAP_FAILED)
+			return -1;
+		for (i = 0; i < nrec; i++) {
+			source[c][i].key = 2 * i;	/* sorted; odd keys miss */
+			memset(source[c][i].payload, c + 1, sizeof(source[c][i].payload));
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *why[D_NR] = { NULL };
+	int c, t, k;
+	char *s;
+
+	while ((c = getopt(argc, argv, "d:s:n:q:T:")) != -1) {
+		switch (c) {
+		case 'd': opt.seconds = atoi(optarg); break;
+		case 's': opt.chunk = strtoul(optarg, &s, 0) << (*s == 'K' || *s == 'k' ? 10 : *s == 'M' || *s == 'm' ? 20 : 0); break;
+		case 'n': opt.nchunks = atoi(optarg); break;
+		case 'q': opt.searches = atoi(optarg); break;
+		case 'T':
+			opt.nthreads = 0;
+			for (s = strtok(optarg, ","); s && opt.nthreads < MAX_THREADS; s = strtok(NULL, ","))
+				opt.threads[opt.nthreads++] = atoi(s);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-d S] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T 1,2]\n", argv[0]);
+			return 2;
+		}
+	}
+	opt.chunk &= ~(PAGE_SZ - 1);
+	if (opt.seconds < 1 || opt.chunk < PAGE_SZ || opt.nchunks < 1 || opt.searches < 0) {
+		fprintf(stderr, "bench_churn: bad arguments\n");
+		return 2;
+	}
+	if (!madv_free_supported())
+		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
+	if (!vrange_supported())
+		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
+
+	tap_plan(D_NR * opt.nthreads);
+	printf("# mode %s, variant %s, chunk %zu bytes, %d source chunks, %d searches an iteration, %d s a run, clock %s\n",
+	       vmab_mode(), vmab_variant(), opt.chunk, opt.nchunks, opt.searches, opt.seconds,
+	       fine_clock_name());
+	if (setup_source()) {
+		printf("# no memory for the source chunks\n");
+		for (k = 0; k < D_NR * opt.nthreads; k++)
+			tap_result(0, "churn_setup");
+		return 1;
+	}
+	for (t = 0; t < opt.nthreads; t++) {
+		double base = 0;
+
+		for (k = 0; k < D_NR; k++) {
+			enum design d = run_order[k];
+			char name[64];
+
+			snprintf(name, sizeof(name), "churn_%s_%dt", design_name[d], opt.threads[t]);
+			if (why[d]) {
+				tap_skip(name, "%s", why[d]);
+				continue;
+			}
+			struct result r = run_config(d, opt.threads[t], base);
+
+			if (d == D_DONTNEED)
+				base = r.records_per_s;
+		}
+	}
+	return 0;
+}
