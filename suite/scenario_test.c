@@ -637,9 +637,9 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
 		break;
 	case P_GLOBAL: {
-		long free_kb = meminfo_kb("MemFree"), min_kb;
+		long free_kb = meminfo_kb("MemFree"), min_kb, last;
 		char val[32];
-		int i;
+		int i, still;
 
 		/*
 		 * Filling all free memory costs tens of seconds under TCG, so
@@ -658,10 +658,17 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, write_file(MIN_FREE, val));
 		hog_kb = 32 * 1024;
 		hog = start_hog((size_t)hog_kb * 1024, &hog_got);
-		/* kswapd works on its own time: give it up to 5 s. */
-		for (i = 0; i < 100 && hog > 0; i++) {
-			if (nonresident_pages(p, len, &first) == NPAGES(len))
+		/*
+		 * kswapd works on its own time: wait until it has taken all
+		 * or has taken nothing more for 0.5 s, at most 5 s.
+		 */
+		for (i = 0, still = 0, last = -1; i < 100 && hog > 0; i++) {
+			long now = nonresident_pages(p, len, &first);
+
+			if (now == NPAGES(len) || (now > 0 && still >= 10))
 				break;
+			still = now == last ? still + 1 : 0;
+			last = now;
 			usleep(50000);
 		}
 		stop_hog(hog);
