@@ -93,6 +93,15 @@ like($md, qr/^\| both \/ swap-classic \| \*\*FAIL\*\* \(no figures\) \| regenera
 my ($first_row) = $md =~ /^### `memcg_reclaim`.*?^(\| both \/ \S+)/ms;
 is($first_row, '| both / swap-classic', 'modes in the canonical order (swap before noswap)');
 unlike($md, qr/bench_x|kind.*bench/, 'other kinds of figures are ignored');
+{
+	my %mm = (variants => { v => { modes => {
+		'swap-classic' => { data => [ datum(%reclaim_b) ] },
+		'noswap-classic' => { data => [ datum(%reclaim_b) ] },
+		'noswap-mglru' => { data => [ datum(%reclaim_b, pages_discarded => 7) ] } } } });
+	my $s = VMAB::Report::Scenarios::section(\%mm, '/x');
+	like($s, qr/^\| v \/ swap-classic, noswap-classic \| - \| lost 2048\/2048/m, 'modes that saw the same share a row');
+	like($s, qr/^\| v \/ noswap-mglru \| - \| lost 7\/2048/m, 'a mode that saw something else has its own');
+}
 
 # (b) the questions, answered from the figures
 like($md, qr/\*\*Page accounting\.\*\*/, 'page accounting question');

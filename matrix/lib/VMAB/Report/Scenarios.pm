@@ -207,8 +207,14 @@ sub scenario_tables {
 				push @none, "$v/$mode";
 				next;
 			}
-			push @lines, "| $v / $mode | $a | $b |";
+			# Modes of one variant that saw the same thing share a row.
+			if (@lines && $lines[-1][0] eq $v && $lines[-1][2] eq $a && $lines[-1][3] eq $b) {
+				push @{$lines[-1][1]}, $mode;
+			} else {
+				push @lines, [$v, [$mode], $a, $b];
+			}
 		}
+		@lines = map { "| $_->[0] / " . join(', ', @{$_->[1]}) . " | $_->[2] | $_->[3] |" } @lines;
 		$md .= "### `$name`\n\n$what\n\n";
 		if (@lines) {
 			$md .= "| variant / mode | $DESIGN_TITLE{vrange} | $DESIGN_TITLE{madv_free} |\n";
