@@ -19,11 +19,15 @@
  * test: vrange marks per VMA, so its cost is flat in size; MADV_FREE and
  * MADV_DONTNEED walk every page.
  *
- * Usage: bench_mark [-m MAX] [-n MIN] [-r REPS] [-t SECONDS] [-M MODES [-s MAX]]
+ * Usage: bench_mark [-m MAX] [-n MIN] [-p MAX] [-r REPS] [-t SECONDS] [-M MODES [-s MAX]]
  *   -m MAX     largest size (default 1G; capped to 3/4 of MemAvailable)
  *   -n MIN     smallest size (default 4K); sizes grow by 4x
+ *   -p MAX     largest size that gets the purge cycle (default 1G); it runs
+ *              once above 64M, as reclaiming and refaulting a GiB under TCG
+ *              takes tens of seconds
  *   -r REPS    repeats at the small sizes (default 15; fewer at large ones)
- *   -t SECONDS soft budget per design: sizes after it is spent are skipped
+ *   -t SECONDS soft budget per design (default 80): a size that would
+ *              overrun it (4x the time of the size before) is skipped
  *   -M MODES   comma-separated run-time modes that get the full sweep; in
  *              any other mode the sweep stops at -s (default 16M), since the
  *              cost of marking does not depend on the mode, and the boot's
@@ -58,11 +62,11 @@ static const char *const op_name[OP_NR] = {
 };
 
 static struct {
-	size_t max, min, small_max;
+	size_t max, min, small_max, purge_max;
 	int reps;
 	int budget_s;
 	const char *full_modes;
-} opt = { 1UL << 30, PAGE_SZ, 16UL << 20, 15, 60, NULL };
+} opt = { 1UL << 30, PAGE_SZ, 16UL << 20, 1UL << 30, 15, 80, NULL };
 
 static struct memcg cg;
 static int have_cg;
@@ -142,6 +146,18 @@ static int reps_for(size_t size)
 	return r < opt.reps ? r : opt.reps;
 }
 
+/* The purge cycle (reclaim of everything, then refault of every page) is the slow part. */
+static int purge_reps_for(size_t size)
+{
+	int r = reps_for(size);
+
+	if (size > opt.purge_max)
+		return 0;
+	if (size > (64UL << 20))
+		return 1;
+	return r < 5 ? r : 5;
+}
+
 struct samples {
 	uint64_t ns[OP_NR][MAX_REPS];
 	uint64_t first[OP_NR];	/* the first repeat: pages not marked before */
@@ -183,7 +199,7 @@ static const char *purge(char *p, size_t len, long *counter)
 }
 
 /* One repeat of one design at one size; 0, or -1 on a failed call. */
-static int one_rep(enum design d, char *p, size_t len, struct samples *s)
+static int one_rep(enum design d, char *p, size_t len, struct samples *s, int purge_too)
 {
 	long r = 0;
 	int purged = -1;
@@ -214,6 +230,8 @@ static int one_rep(enum design d, char *p, size_t len, struct samples *s)
 			return -1;
 		TIMED(s, OP_REFAULT, touch_write(p, len));
 		s->lost[OP_NONVOLATILE] += lost_pages(p, len);
+		if (!purge_too)
+			return 0;
 
 		if (sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL) != (long)len)
 			return -1;
@@ -271,7 +289,7 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 /* The sweep of one design, in a child; exit status 0 when every call did what it must. */
 static int run_design(enum design d, const size_t *sizes, int nsizes)
 {
-	uint64_t t_start = fine_ns();
+	uint64_t t_start = fine_ns(), last_ns = 0;
 	int i, rep, bad = 0;
 
 	for (i = 0; i < nsizes; i++) {
@@ -280,8 +298,11 @@ static int run_design(enum design d, const size_t *sizes, int nsizes)
 		char *p;
 		int op;
 
-		if ((fine_ns() - t_start) / 1000000000ull >= (uint64_t)opt.budget_s) {
-			printf("# %s: budget of %d s spent, sizes from %zu bytes on skipped\n",
+		uint64_t t_size = fine_ns();
+
+		/* A size costs about 4x the one before it (the sizes grow by 4x). */
+		if (t_size - t_start + 4 * last_ns > (uint64_t)opt.budget_s * 1000000000ull) {
+			printf("# %s: the budget of %d s would be spent, sizes from %zu bytes on skipped\n",
 			       design_name[d], opt.budget_s, len);
 			break;
 		}
@@ -294,7 +315,7 @@ static int run_design(enum design d, const size_t *sizes, int nsizes)
 		madvise(p, len, MADV_NOHUGEPAGE);
 		populate(p, len);
 		for (rep = 0; rep < reps_for(len); rep++) {
-			if (one_rep(d, p, len, s)) {
+			if (one_rep(d, p, len, s, rep < purge_reps_for(len))) {
 				printf("# %s at %zu bytes, repeat %d: %s\n", design_name[d],
 				       len, rep, strerror(errno));
 				bad = 1;
@@ -314,6 +335,7 @@ static int run_design(enum design d, const size_t *sizes, int nsizes)
 			       len, s->purged_flag, s->n[OP_NONVOLATILE_PURGED], s->counter), bad = 1;
 		munmap(p, len);
 		free(s);
+		last_ns = fine_ns() - t_size;
 	}
 	fflush(stdout);
 	return bad;
@@ -336,16 +358,17 @@ int main(int argc, char **argv)
 	int nsizes = 0, c, d;
 	const char *why[D_NR] = { NULL };
 
-	while ((c = getopt(argc, argv, "m:n:r:t:M:s:")) != -1) {
+	while ((c = getopt(argc, argv, "m:n:p:r:t:M:s:")) != -1) {
 		switch (c) {
 		case 'm': opt.max = parse_size(optarg); break;
 		case 'n': opt.min = parse_size(optarg); break;
+		case 'p': opt.purge_max = parse_size(optarg); break;
 		case 'r': opt.reps = atoi(optarg); break;
 		case 't': opt.budget_s = atoi(optarg); break;
 		case 'M': opt.full_modes = optarg; break;
 		case 's': opt.small_max = parse_size(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-m MAX] [-n MIN] [-r REPS] [-t S] [-M MODES [-s MAX]]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-m MAX] [-n MIN] [-p MAX] [-r REPS] [-t S] [-M MODES [-s MAX]]\n", argv[0]);
 			return 2;
 		}
 	}

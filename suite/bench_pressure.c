@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench_pressure: churn and a cache inside a memory cgroup whose memory.max
+ * is below their combined footprint (issue 6, set 3).
+ *
+ * One child process per design, in a memory cgroup of its own, runs two
+ * threads for a few seconds:
+ *   churn  bench_churn's loop (copy a random source chunk into a chunk from
+ *          an arena, search it, free it) over an arena of many chunks reused
+ *          first-in first-out, so freed chunks stay marked for a while
+ *   cache  an object cache (64 KiB objects, random accesses): an object is
+ *          taken back before use, checked (a canary per page), regenerated
+ *          if its content was discarded, used, and marked again after use
+ * and what "marked" means is the design:
+ *   dontneed   churn frees with MADV_DONTNEED; the cache is plain memory
+ *              (nothing to give back: pressure means swap, or OOM)
+ *   madv_free  churn frees with MADV_FREE; idle cache objects are MADV_FREE
+ *   vrange     churn frees with vrange(VOLATILE), NONVOLATILE on reuse;
+ *              idle cache objects are volatile
+ * Reported per design: churn records/s and cache accesses/s (and their
+ * ratios to dontneed in the same boot), objects regenerated, objects with
+ * wrong content (must be 0), pages purged (pgvrange_purged, pglazyfreed),
+ * swap traffic (pswpout, pswpin) and whether the memory cgroup OOM-killed
+ * anything (memory.events oom_kill).  The run-time mode (VMAB_MODE) says
+ * whether swap is on; the driver runs each boot with and without it.
+ *
+ * Usage: bench_pressure [-d SECONDS] [-l LIMIT] [-c CACHE] [-a ARENA]
+ *   defaults: 4 s, memory.max 40M, cache 48M, churn arena 32M
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "vmab.h"
+
+#define CHUNK (256UL << 10)
+#define NSRC 8
+#define OBJ (64UL << 10)
+#define OBJ_PAGES (OBJ / PAGE_SZ)
+#define SEARCHES 64
+
+enum design { D_DONTNEED, D_MADV_FREE, D_VRANGE, D_NR };
+static const char *const design_name[D_NR] = { "dontneed", "madv_free", "vrange" };
+
+static struct {
+	int seconds;
+	size_t limit, cache, arena;
+} opt = { 4, 40UL << 20, 48UL << 20, 32UL << 20 };
+
+/* Written by the child as it goes (shared), read by the parent even after an OOM kill. */
+struct shared {
+	long churn_records, churn_iters, churn_purged, churn_errors;
+	long cache_ops, cache_regenerated, cache_wrong, cache_purged, cache_errors;
+	double seconds;
+	int done;
+};
+
+static struct shared *sh;
+static volatile int stop;
+static enum design design;
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/* Mark [p, p+len) as lazily free in this design; 0 or -1. */
+static int mark(char *p, size_t len)
+{
+	switch (design) {
+	case D_MADV_FREE:
+		return madvise(p, len, MADV_FREE);
+	case D_VRANGE:
+		return sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL) == (long)len ? 0 : -1;
+	default:
+		return 0;
+	}
+}
+
+/* Take [p, p+len) back; 1 if the kernel says it purged some, 0, or -1. */
+static int unmark(char *p, size_t len)
+{
+	int purged = 0;
+
+	if (design != D_VRANGE)
+		return 0;
+	if (sys_vrange((unsigned long)p, len, VRANGE_NONVOLATILE, &purged) != (long)len)
+		return -1;
+	return purged == 1;
+}
+
+static uint64_t **source;
+
+static void *churn_thread(void *arg)
+{
+	size_t nchunks = opt.arena / CHUNK, next = 0, nrec = CHUNK / sizeof(uint64_t);
+	char *arena = map_anon(opt.arena);
+	uint64_t rng = 0x243f6a8885a308d3ull;
+
+	if (arena == MAP_FAILED) {
+		sh->churn_errors++;
+		return NULL;
+	}
+	madvise(arena, opt.arena, MADV_NOHUGEPAGE);
+	while (!stop) {
+		uint64_t *copy = (uint64_t *)(arena + next * CHUNK);
+		const uint64_t *src = source[xorshift(&rng) % NSRC];
+		int i, r;
+
+		next = (next + 1) % nchunks;	/* FIFO: the longest-marked chunk */
+		r = unmark((char *)copy, CHUNK);
+		if (r < 0)
+			sh->churn_errors++;
+		sh->churn_purged += r > 0;
+		memcpy(copy, src, CHUNK);
+		for (i = 0; i < SEARCHES; i++) {
+			uint64_t key = xorshift(&rng) % (2 * nrec);
+			size_t lo = 0, hi = nrec;
+
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+
+				if (copy[mid] < key)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			sh->churn_records++;
+		}
+		if (design == D_DONTNEED ? madvise(copy, CHUNK, MADV_DONTNEED) : mark((char *)copy, CHUNK))
+			sh->churn_errors++;
+		sh->churn_iters++;
+	}
+	return NULL;
+}
+
+static uint64_t canary(size_t obj, size_t page)
+{
+	return (uint64_t)obj << 16 | page | 1ull << 63;
+}
+
+/* The object's content, made again (what a cache does after a miss: decode, render...). */
+static void regenerate(char *o, size_t obj)
+{
+	size_t pg;
+
+	for (pg = 0; pg < OBJ_PAGES; pg++) {
+		uint64_t *w = (uint64_t *)(o + pg * PAGE_SZ);
+
+		memset(w + 1, (int)(obj & 0x7f) | 1, 1024);
+		w[0] = canary(obj, pg);
+	}
+}
+
+static void *cache_thread(void *arg)
+{
+	size_t nobj = opt.cache / OBJ, i;
+	char *cache = map_anon(opt.cache);
+	uint64_t rng = 0x13198a2e03707344ull;
+
+	if (cache == MAP_FAILED) {
+		sh->cache_errors++;
+		return NULL;
+	}
+	madvise(cache, opt.cache, MADV_NOHUGEPAGE);
+	for (i = 0; i < nobj; i++) {
+		regenerate(cache + i * OBJ, i);
+		if (mark(cache + i * OBJ, OBJ))
+			sh->cache_errors++;
+	}
+	while (!stop) {
+		size_t obj = xorshift(&rng) % nobj, pg;
+		char *o = cache + obj * OBJ;
+		int r = unmark(o, OBJ), lost = 0, wrong = 0;
+
+		if (r < 0)
+			sh->cache_errors++;
+		sh->cache_purged += r > 0;
+		for (pg = 0; pg < OBJ_PAGES; pg++) {
+			uint64_t *w = (uint64_t *)(o + pg * PAGE_SZ);
+
+			if (w[0] == 0)
+				lost = 1;	/* discarded: a zero page */
+			else if (w[0] != canary(obj, pg))
+				wrong = 1;	/* neither ours nor zero */
+		}
+		if (r > 0 || lost)
+			regenerate(o, obj);
+		sh->cache_regenerated += r > 0 || lost;
+		sh->cache_wrong += wrong;
+		for (pg = 0; pg < OBJ_PAGES; pg++)	/* use it */
+			((volatile char *)o)[pg * PAGE_SZ + 8] += 1;
+		if (mark(o, OBJ))
+			sh->cache_errors++;
+		sh->cache_ops++;
+	}
+	return NULL;
+}
+
+static void run_child(const struct memcg *cg)
+{
+	pthread_t t[2];
+	uint64_t t0;
+	size_t i, c;
+
+	if (memcg_enter(cg))
+		_exit(3);
+	source = calloc(NSRC, sizeof(*source));
+	for (c = 0; c < NSRC; c++) {
+		source[c] = map_anon(CHUNK);
+		if (source[c] == MAP_FAILED)
+			_exit(4);
+		for (i = 0; i < CHUNK / sizeof(uint64_t); i++)
+			source[c][i] = 2 * i;
+	}
+	t0 = fine_ns();
+	if (pthread_create(&t[0], NULL, churn_thread, NULL) ||
+	    pthread_create(&t[1], NULL, cache_thread, NULL))
+		_exit(5);
+	sleep(opt.seconds);
+	stop = 1;
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	sh->seconds = (fine_ns() - t0) / 1e9;
+	sh->done = 1;
+	_exit(0);
+}
+
+static const char *const counters[] = {
+	"pgvrange_purged", "pglazyfreed", "pswpout", "pswpin", "pgmajfault",
+};
+#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+struct outcome {
+	double churn_rps, cache_ops;
+};
+
+static struct outcome run_design(enum design d, const struct outcome *base)
+{
+	long before[NCOUNTERS], oom_kill;
+	struct outcome out = { 0, 0 };
+	struct vmab_data dd;
+	struct memcg cg;
+	char val[32], name[32];
+	uint64_t t0 = fine_ns();
+	int st = 0, killed = 0, ok;
+	size_t k;
+	pid_t pid;
+
+	snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
+	memset(sh, 0, sizeof(*sh));
+	if (memcg_create(&cg, design_name[d])) {
+		tap_result(0, "%s # memcg_create: %s", name, strerror(errno));
+		return out;
+	}
+	snprintf(val, sizeof(val), "%zu", opt.limit);
+	memcg_write(&cg, "memory.max", val);
+	for (k = 0; k < NCOUNTERS; k++)
+		before[k] = vmstat_get(counters[k]);
+	design = d;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		run_child(&cg);
+	if (pid > 0) {
+		/* A thrashing child is stopped, not waited for forever. */
+		int waited = 0;
+
+		while (waitpid(pid, &st, WNOHANG) == 0) {
+			if (++waited > (opt.seconds + 120) * 10) {
+				kill(pid, SIGKILL);
+				killed = 1;
+				waitpid(pid, &st, 0);
+				break;
+			}
+			usleep(100000);
+		}
+	}
+	oom_kill = -1;
+	{
+		char p[320], buf[1024], *s;
+
+		snprintf(p, sizeof(p), "%s/memory.events", cg.path);
+		if (read_file(p, buf, sizeof(buf)) > 0 && (s = strstr(buf, "oom_kill ")))
+			oom_kill = strtol(s + 9, NULL, 10);
+	}
+	if (!sh->seconds)
+		sh->seconds = (fine_ns() - t0) / 1e9;
+	out.churn_rps = sh->churn_records / sh->seconds;
+	out.cache_ops = sh->cache_ops / sh->seconds;
+
+	data_begin(&dd, "bench");
+	data_str(&dd, "bench", "pressure");
+	data_str(&dd, "design", design_name[d]);
+	data_long(&dd, "swap", vmab_mode_has_swap());
+	data_long(&dd, "limit", (long)opt.limit);
+	data_long(&dd, "footprint", (long)(opt.cache + opt.arena + NSRC * CHUNK));
+	data_double(&dd, "seconds", sh->seconds);
+	data_long(&dd, "completed", sh->done);
+	data_double(&dd, "churn_records_per_s", out.churn_rps);
+	data_double(&dd, "cache_ops_per_s", out.cache_ops);
+	if (base && base->churn_rps > 0)
+		data_double(&dd, "churn_ratio_to_dontneed", out.churn_rps / base->churn_rps);
+	if (base && base->cache_ops > 0)
+		data_double(&dd, "cache_ratio_to_dontneed", out.cache_ops / base->cache_ops);
+	data_long(&dd, "churn_purged_reuses", sh->churn_purged);
+	data_long(&dd, "cache_ops", sh->cache_ops);
+	data_long(&dd, "cache_regenerated", sh->cache_regenerated);
+	data_long(&dd, "cache_wrong", sh->cache_wrong);
+	data_long(&dd, "cache_purged_flags", sh->cache_purged);
+	for (k = 0; k < NCOUNTERS; k++) {
+		long now = vmstat_get(counters[k]);
+
+		if (before[k] >= 0 && now >= 0)
+			data_long(&dd, counters[k], now - before[k]);
+	}
+	data_long(&dd, "oom_kill", oom_kill);
+	data_long(&dd, "killed_by_signal", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	data_long(&dd, "timed_out", killed);
+	data_long(&dd, "errors", sh->churn_errors + sh->cache_errors);
+	data_str(&dd, "clock", fine_clock_name());
+	data_emit(&dd);
+
+	/*
+	 * Wrong content or a failed call is a failure in any design; an OOM
+	 * kill is one only where the design had marked memory to give up.
+	 */
+	ok = pid > 0 && !sh->cache_wrong && !sh->churn_errors && !sh->cache_errors &&
+	     !killed && (d == D_DONTNEED || (oom_kill <= 0 && sh->done));
+	if (!ok)
+		printf("# %s: completed %d, oom_kill %ld, wrong %ld, errors %ld, signal %d%s\n",
+		       name, sh->done, oom_kill, sh->cache_wrong,
+		       sh->churn_errors + sh->cache_errors,
+		       WIFSIGNALED(st) ? WTERMSIG(st) : 0, killed ? ", timed out" : "");
+	tap_result(ok, "%s", name);
+	memcg_destroy(&cg);
+	return out;
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	size_t v = strtoull(s, &end, 0);
+
+	return v << (*end == 'M' || *end == 'm' ? 20 : *end == 'K' || *end == 'k' ? 10 : 0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *why[D_NR] = { NULL };
+	struct outcome base = { 0, 0 };
+	int c, d;
+
+	while ((c = getopt(argc, argv, "d:l:c:a:")) != -1) {
+		switch (c) {
+		case 'd': opt.seconds = atoi(optarg); break;
+		case 'l': opt.limit = parse_size(optarg); break;
+		case 'c': opt.cache = parse_size(optarg); break;
+		case 'a': opt.arena = parse_size(optarg); break;
+		default:
+			fprintf(stderr, "usage: %s [-d S] [-l LIMIT] [-c CACHE] [-a ARENA]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (opt.seconds < 1 || opt.cache < OBJ || opt.arena < CHUNK) {
+		fprintf(stderr, "bench_pressure: bad arguments\n");
+		return 2;
+	}
+	opt.cache -= opt.cache % OBJ;
+	opt.arena -= opt.arena % CHUNK;
+	tap_plan(D_NR);
+	printf("# mode %s, variant %s: memory.max %zu bytes for a %zu-byte cache, a %zu-byte churn arena and %lu bytes of sources, %d s a design, clock %s\n",
+	       vmab_mode(), vmab_variant(), opt.limit, opt.cache, opt.arena,
+	       NSRC * CHUNK, opt.seconds, fine_clock_name());
+	if (!madv_free_supported())
+		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
+	if (!vrange_supported())
+		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || !memcg_available()) {
+		for (d = 0; d < D_NR; d++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
+			tap_skip(name, "%s", sh == MAP_FAILED ? "no shared page"
+				 : "no cgroup v2 memory controller at /sys/fs/cgroup");
+		}
+		return 0;
+	}
+	for (d = 0; d < D_NR; d++) {
+		char name[32];
+		struct outcome o;
+
+		snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
+		if (why[d]) {
+			tap_skip(name, "%s", why[d]);
+			continue;
+		}
+		o = run_design(d, d == D_DONTNEED ? NULL : &base);
+		if (d == D_DONTNEED)
+			base = o;
+	}
+	return 0;
+}
