@@ -190,6 +190,22 @@ void touch_write(void *p, size_t len)
 		c[i] = (unsigned char)(i >> 12 | 1);
 }
 
+long resident_pages(const void *p, size_t len)
+{
+	size_t i, np = (len + PAGE_SZ - 1) / PAGE_SZ;
+	unsigned char *vec = malloc(np);
+	long n = 0;
+
+	if (!vec || mincore((void *)p, len, vec)) {
+		free(vec);
+		return -1;
+	}
+	for (i = 0; i < np; i++)
+		n += vec[i] & 1;
+	free(vec);
+	return n;
+}
+
 int count_vmas(void)
 {
 	char line[512];

@@ -74,6 +74,8 @@ long check_pattern(const void *p, size_t len, unsigned int seed);
 int range_is_zero(const void *p, size_t len);
 void touch_read(const void *p, size_t len);	/* read one byte per page */
 void touch_write(void *p, size_t len);		/* write one byte per page */
+/* Pages of [p, p+len) that mincore(2) reports resident, or -1. */
+long resident_pages(const void *p, size_t len);
 int count_vmas(void);				/* lines of /proc/self/maps */
 /* VmFlags of the smaps entry containing addr has the two-letter flag. */
 int smaps_has_flag(const void *addr, const char *flag);
