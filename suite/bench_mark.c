@@ -164,7 +164,8 @@ struct samples {
 	int n[OP_NR];
 	long lost[OP_NR];	/* after the op's refault, summed over repeats */
 	long purged_flag;	/* repeats whose NONVOLATILE reported purged */
-	long counter;		/* pgvrange_purged delta over the purges */
+	long counter;		/* pgvrange_purged delta over the purges, -1: no counter */
+	long resident_after_purge;	/* mincore, summed over the purges */
 	const char *purge_method;
 };
 
@@ -177,24 +178,29 @@ struct samples {
 		(s)->ns[op][(s)->n[op]++] = d_;					\
 	} while (0)
 
-/* Everything in [p, p+len) discarded: memcg reclaim first, then MADV_PAGEOUT. */
+/*
+ * Everything in [p, p+len) discarded: memcg reclaim first, then MADV_PAGEOUT
+ * for what is still resident.  mincore() judges, as /proc/vmstat has no
+ * pgvrange_purged without CONFIG_VM_EVENT_COUNTERS; the counter's delta is
+ * added to *counter where it exists.
+ */
 static const char *purge(char *p, size_t len, long *counter)
 {
-	long before = vmstat_get("pgvrange_purged"), got = 0;
-	const char *how = "none";
-	long pages = len / PAGE_SZ;
+	long before = vmstat_get("pgvrange_purged");
+	const char *how = "pageout";
 
 	if (have_cg) {
 		memcg_reclaim(&cg, 2 * len + (1UL << 20));
-		got = vmstat_get("pgvrange_purged") - before;
 		how = "memory.reclaim";
 	}
-	if (got < pages) {
+	if (!have_cg || resident_pages(p, len) != 0) {
 		madvise(p, len, MADV_PAGEOUT);
-		got = vmstat_get("pgvrange_purged") - before;
 		how = have_cg ? "memory.reclaim+pageout" : "pageout";
 	}
-	*counter += got;
+	if (before >= 0)
+		*counter += vmstat_get("pgvrange_purged") - before;
+	else
+		*counter = -1;
 	return how;
 }
 
@@ -236,6 +242,7 @@ static int one_rep(enum design d, char *p, size_t len, struct samples *s, int pu
 		if (sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL) != (long)len)
 			return -1;
 		TIMED(s, OP_PURGE, s->purge_method = purge(p, len, &s->counter));
+		s->resident_after_purge += resident_pages(p, len);
 		purged = -1;
 		TIMED(s, OP_NONVOLATILE_PURGED,
 		      r = sys_vrange((unsigned long)p, len, VRANGE_NONVOLATILE, &purged));
@@ -279,10 +286,13 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 		data_long(&dd, "lost_pages_per_rep", s->lost[op] / n);
 	if (op == OP_NONVOLATILE_PURGED) {
 		data_long(&dd, "purged_flag_reps", s->purged_flag);
-		data_long(&dd, "pgvrange_purged_per_rep", s->counter / n);
+		if (s->counter >= 0)
+			data_long(&dd, "pgvrange_purged_per_rep", s->counter / n);
 	}
-	if (op == OP_PURGE)
+	if (op == OP_PURGE) {
 		data_str(&dd, "purge_method", s->purge_method);
+		data_long(&dd, "resident_after_per_rep", s->resident_after_purge / n);
+	}
 	data_emit(&dd);
 }
 

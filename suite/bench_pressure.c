@@ -241,6 +241,11 @@ static const char *const counters[] = {
 	"pgvrange_purged", "pglazyfreed", "pswpout", "pswpin", "pgmajfault",
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+static const char *const memcg_stats[] = {
+	"pgscan", "pgsteal", "pglazyfreed", "pgvrange_purged", "pgmajfault",
+	"workingset_refault_anon",
+};
+#define NMEMCG_STATS (sizeof(memcg_stats) / sizeof(memcg_stats[0]))
 
 struct outcome {
 	double churn_rps, cache_ops;
@@ -248,7 +253,7 @@ struct outcome {
 
 static struct outcome run_design(enum design d, const struct outcome *base)
 {
-	long before[NCOUNTERS], oom_kill;
+	long before[NCOUNTERS], oom_kill, swap_peak = -1;
 	struct outcome out = { 0, 0 };
 	struct vmab_data dd;
 	struct memcg cg;
@@ -278,6 +283,10 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 		int waited = 0;
 
 		while (waitpid(pid, &st, WNOHANG) == 0) {
+			long sw = memcg_read_long(&cg, "memory.swap.current");
+
+			if (sw > swap_peak)
+				swap_peak = sw;
 			if (++waited > (opt.seconds + 120) * 10) {
 				kill(pid, SIGKILL);
 				killed = 1;
@@ -325,6 +334,17 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 		if (before[k] >= 0 && now >= 0)
 			data_long(&dd, counters[k], now - before[k]);
 	}
+	/* The memcg's own events exist without CONFIG_VM_EVENT_COUNTERS. */
+	for (k = 0; k < NMEMCG_STATS; k++) {
+		long v = memcg_stat(&cg, memcg_stats[k]);
+		char key[64];
+
+		snprintf(key, sizeof(key), "memcg_%s", memcg_stats[k]);
+		if (v >= 0)
+			data_long(&dd, key, v);
+	}
+	if (swap_peak >= 0)
+		data_long(&dd, "swap_peak_kb", swap_peak / 1024);
 	data_long(&dd, "oom_kill", oom_kill);
 	data_long(&dd, "killed_by_signal", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	data_long(&dd, "timed_out", killed);
