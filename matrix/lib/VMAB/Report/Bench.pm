@@ -1,0 +1,332 @@
+package VMAB::Report::Bench;
+# The report's benchmark section (issue 6), from matrix.json alone: the
+# "# @data" lines of suite/bench_mark.c, bench_churn.c and bench_pressure.c
+# (kind "bench", bench "mark" | "churn" | "pressure"), stored at
+# variants.V.modes.MODE.data[].  Tables, gnuplot SVGs in the report folder,
+# and the three goals judged against this run's figures:
+#   MADV_FREE >= 2x MADV_DONTNEED on churn, vrange >= MADV_FREE on churn,
+#   vrange's mark cost flat in range size (1 GiB within 2x of 4 KiB).
+#   section($matrix, $report_dir) -> markdown (headings from level 3 down)
+use strict;
+use warnings;
+use List::Util qw(first max);
+use VMAB::Report::Plot qw(lines_svg bars_svg);
+
+our @VARIANT_ORDER = qw(both vrange madv-free none swapless debug);
+our @MODE_ORDER = qw(swap-classic swap-mglru noswap-classic noswap-mglru);
+our $FLAT = 2;		# vrange(VOLATILE) at the largest size / at 4 KiB
+our $FREE_GOAL = 2;	# MADV_FREE records/s / MADV_DONTNEED records/s
+
+# Mark-cost columns: [design, op, heading].
+our @MARK_COLS = (
+	[dontneed => dontneed => 'MADV_DONTNEED'], [madv_free => madv_free => 'MADV_FREE'],
+	[vrange => volatile => 'vrange VOLATILE'], [vrange => nonvolatile => 'NONVOLATILE'],
+	[vrange => nonvolatile_purged => 'NONVOLATILE, all purged'],
+);
+our @REFAULT_COLS = (
+	[dontneed => refault => 'after MADV_DONTNEED'], [madv_free => refault => 'after MADV_FREE'],
+	[vrange => refault => 'after vrange, not purged'], [vrange => refault_purged => 'after vrange, purged'],
+);
+our @CHURN_DESIGNS = qw(dontneed munmap madv_free vrange keep);
+our @PRESSURE_DESIGNS = qw(dontneed madv_free vrange);
+
+sub ordered {
+	my ($order, @names) = @_;
+	my %rank;
+	@rank{@$order} = (0 .. $#$order);
+	return sort { ($rank{$a} // 1e9) <=> ($rank{$b} // 1e9) || $a cmp $b } @names;
+}
+
+# { variant => { mode => [bench data of that kind] } }
+sub collect {
+	my ($m, $bench) = @_;
+	my %out;
+	for my $v (keys %{$m->{variants} // {}}) {
+		my $modes = $m->{variants}{$v}{modes} // {};
+		for my $mode (keys %$modes) {
+			my @d = grep { ref $_ eq 'HASH' && ($_->{kind} // '') eq 'bench' &&
+				       ($_->{bench} // '') eq $bench } @{$modes->{$mode}{data} // []};
+			$out{$v}{$mode} = \@d if @d;
+		}
+	}
+	return \%out;
+}
+
+sub t_ns {
+	my ($ns) = @_;
+	return '-' unless defined $ns;
+	return sprintf('%.2f s', $ns / 1e9) if $ns >= 1e9;
+	return sprintf('%.1f ms', $ns / 1e6) if $ns >= 1e6;
+	return sprintf('%.1f µs', $ns / 1e3);
+}
+
+sub size_name {
+	my ($b) = @_;
+	for ([30, 'GiB'], [20, 'MiB'], [10, 'KiB']) {
+		return ($b >> $_->[0]) . " $_->[1]" if $b >= (1 << $_->[0]) && !($b % (1 << $_->[0]));
+	}
+	return "$b B";
+}
+
+sub ratio { my ($a, $b) = @_; return defined $a && defined $b && $b > 0 ? $a / $b : undef }
+sub fmt_x { my ($r) = @_; return defined $r ? sprintf('%.2fx', $r) : '-' }
+sub fmt_n { my ($n) = @_; return defined $n ? sprintf($n >= 100 ? '%.0f' : '%.1f', $n) : '-' }
+
+sub plot_ref {
+	my ($file, $alt) = @_;
+	return $file ? "![$alt]($file)\n\n" : "_(plot not drawn: $VMAB::Report::Plot::why)_\n\n";
+}
+
+# ---- mark cost ----
+
+# The mode of a variant whose mark sweep reached the largest size.
+sub widest_mode {
+	my ($modes) = @_;
+	my ($best, $bmax) = (undef, -1);
+	for my $mode (ordered(\@MODE_ORDER, keys %$modes)) {
+		my $mx = max(map { $_->{size} // 0 } @{$modes->{$mode}});
+		($best, $bmax) = ($mode, $mx) if $mx > $bmax;
+	}
+	return $best;
+}
+
+sub mark_lookup {
+	my ($data) = @_;
+	my %t;
+	$t{$_->{design}}{$_->{op}}{$_->{size}} = $_ for @$data;
+	return \%t;
+}
+
+# ratio of ns_median at the largest size to the smallest, for one op.
+sub growth {
+	my ($t, $design, $op) = @_;
+	my $s = $t->{$design}{$op} or return;
+	my @sz = sort { $a <=> $b } keys %$s;
+	return unless @sz >= 2;
+	return (ratio($s->{$sz[-1]}{ns_median}, $s->{$sz[0]}{ns_median}), $sz[0], $sz[-1], $s->{$sz[-1]});
+}
+
+sub mark_section {
+	my ($marks, $dir, $goals) = @_;
+	my $md = "### Mark and unmark cost against range size\n\n";
+	$md .= "Median time of one call on a populated private anonymous range (THP off), " .
+		"and of one write to every page afterwards (the refault), per range size. " .
+		"Per variant, the run-time mode whose sweep reached the largest size.\n\n";
+	return $md . "_No mark figures in this run._\n\n" unless %$marks;
+	for my $v (ordered(\@VARIANT_ORDER, keys %$marks)) {
+		my $mode = widest_mode($marks->{$v});
+		my $t = mark_lookup($marks->{$v}{$mode});
+		my %sizes = map { $_->{size} => 1 } @{$marks->{$v}{$mode}};
+		my @sizes = sort { $a <=> $b } keys %sizes;
+		my @cols = grep { $t->{$_->[0]}{$_->[1]} } @MARK_COLS;
+		my @rcols = grep { $t->{$_->[0]}{$_->[1]} } @REFAULT_COLS;
+		$md .= "#### $v, $mode\n\n| size | " . join(' | ', (map { $_->[2] } @cols), (map { "refault $_->[2]" } @rcols)) . " |\n";
+		$md .= '|---' x (1 + @cols + @rcols) . "|\n";
+		for my $s (@sizes) {
+			$md .= '| ' . size_name($s) . ' | ' . join(' | ', map {
+				t_ns(($t->{$_->[0]}{$_->[1]}{$s} // {})->{ns_median}) } @cols, @rcols) . " |\n";
+		}
+		$md .= "\n";
+		my @rows = map { my $s = $_; [$s, map { ($t->{$_->[0]}{$_->[1]}{$s} // {})->{ns_median} } @cols] } @sizes;
+		$md .= plot_ref(lines_svg($dir, "bench-mark-$v", { title => "mark cost, $v, $mode",
+			xlabel => 'range size', ylabel => 'ns per call (median)', logx => 1, logy => 1 },
+			[map { $_->[2] } @cols], \@rows), "mark cost against size, $v");
+		my @rrows = map { my $s = $_; [$s, map { my $d = $t->{$_->[0]}{$_->[1]}{$s}; $d ? $d->{ns_per_page} : undef } @rcols] } @sizes;
+		$md .= plot_ref(lines_svg($dir, "bench-refault-$v", { title => "refault per page, $v, $mode",
+			xlabel => 'range size', ylabel => 'ns per page (median)', logx => 1, logy => 1 },
+			[map { $_->[2] } @rcols], \@rrows), "refault cost per page, $v") if @rcols;
+		$md .= mark_verdict($v, $mode, $t, $goals);
+	}
+	return $md;
+}
+
+sub mark_verdict {
+	my ($v, $mode, $t, $goals) = @_;
+	my @lines;
+	for my $c (@MARK_COLS) {
+		my ($g, $lo, $hi) = growth($t, $c->[0], $c->[1]);
+		push @lines, sprintf('%s: %s at %s vs %s', $c->[2], fmt_x($g), size_name($hi), size_name($lo))
+			if defined $g;
+	}
+	my $md = @lines ? 'Growth from the smallest to the largest size: ' . join('; ', @lines) . ".\n\n" : '';
+	my ($g, $lo, $hi, $big) = growth($t, 'vrange', 'volatile');
+	return $md unless defined $g;
+	my $met = $g <= $FLAT;
+	push @{$goals->{mark}}, { variant => $v, mode => $mode, ratio => $g, lo => $lo, hi => $hi, met => $met };
+	if ($met) {
+		$md .= sprintf("Goal met in %s: vrange(VOLATILE) is flat in size (%s at %s vs %s, within %dx).\n\n",
+			$v, fmt_x($g), size_name($hi), size_name($lo), $FLAT);
+	} else {
+		$md .= sprintf("**Goal missed in %s**: vrange(VOLATILE) grows %s from %s to %s " .
+			"(%.1f ns a page at %s): part of its cost is per page, not per VMA. ",
+			$v, fmt_x($g), size_name($lo), size_name($hi), $big->{ns_per_page} // 0, size_name($hi));
+		my $mf = $t->{madv_free}{madv_free}{$hi};
+		$md .= sprintf('MADV_FREE, which walks every pte, takes %.1f ns a page at the same size ' .
+			'(vrange is %.0f%% of it). ', $mf->{ns_per_page}, 100 * ($big->{ns_per_page} // 0) /
+			($mf->{ns_per_page} || 1)) if $mf;
+		$md .= "What would close it: mark only the VMA flag (split/merge) and leave the page tables " .
+			"alone; reclaim checks the flag through rmap, as v11 did.\n\n";
+	}
+	my ($gn) = growth($t, 'vrange', 'nonvolatile');
+	$md .= sprintf("vrange(NONVOLATILE) with nothing purged grows %s: it has to find out " .
+		"whether anything was purged, and walking the ptes for purge markers costs per page; " .
+		"a per-VMA purged count kept by reclaim would make it flat too.\n\n", fmt_x($gn))
+		if defined $gn && $gn > $FLAT;
+	return $md;
+}
+
+# ---- churn ----
+
+sub churn_section {
+	my ($churn, $dir, $goals) = @_;
+	my $md = "### Allocator churn (ebizzy-like)\n\n";
+	$md .= "Threads copy a random chunk into a freshly allocated one, search it and free it; " .
+		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
+		"in the same boot and mode (`keep` gives nothing back: the upper bound).\n\n";
+	return $md . "_No churn figures in this run._\n\n" unless %$churn;
+	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
+		my (@rows, @plot);
+		for my $mode (ordered(\@MODE_ORDER, keys %{$churn->{$v}})) {
+			my %by;
+			$by{$_->{threads}}{$_->{design}} = $_ for @{$churn->{$v}{$mode}};
+			for my $th (sort { $a <=> $b } keys %by) {
+				my $b = $by{$th};
+				my $dn = $b->{dontneed}{records_per_s};
+				my %r = map { $_ => ratio(($b->{$_} // {})->{records_per_s}, $dn) } @CHURN_DESIGNS;
+				my $vf = ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
+				push @rows, "| $mode | $th | " . fmt_n($dn) . ' | ' .
+					join(' | ', map { fmt_x($r{$_}) } grep { $_ ne 'dontneed' } @CHURN_DESIGNS) .
+					' | ' . fmt_x($vf) . " |\n";
+				push @plot, ["$mode/${th}t", map { $r{$_} } grep { $_ ne 'dontneed' } @CHURN_DESIGNS];
+				push @{$goals->{free}}, { variant => $v, mode => $mode, threads => $th,
+					ratio => $r{madv_free}, b => $b } if defined $r{madv_free};
+				push @{$goals->{vrange}}, { variant => $v, mode => $mode, threads => $th,
+					ratio => $vf, b => $b } if defined $vf;
+			}
+		}
+		$md .= "#### $v\n\n| mode | threads | MADV_DONTNEED records/s | " .
+			join(' | ', map { "$_ / DONTNEED" } grep { $_ ne 'dontneed' } @CHURN_DESIGNS) .
+			" | vrange / MADV_FREE |\n" . '|---' x (3 + @CHURN_DESIGNS) . "|\n" . join('', @rows) . "\n";
+		$md .= plot_ref(bars_svg($dir, "bench-churn-$v", { title => "churn, records/s relative to MADV_DONTNEED, $v",
+			ylabel => 'ratio to MADV_DONTNEED', hline => $FREE_GOAL },
+			[grep { $_ ne 'dontneed' } @CHURN_DESIGNS], \@plot), "churn ratios, $v");
+		$md .= where_time_goes($churn->{$v});
+	}
+	return $md;
+}
+
+# Time per iteration split by phase, and the counters, at 1 thread in the first mode.
+sub where_time_goes {
+	my ($modes) = @_;
+	my $mode = (ordered(\@MODE_ORDER, keys %$modes))[0];
+	my @d = grep { ($_->{threads} // 0) == 1 } @{$modes->{$mode}};
+	return '' unless @d;
+	my %by = map { $_->{design} => $_ } @d;
+	my $md = "Where the time goes ($mode, 1 thread; per iteration):\n\n" .
+		"| design | alloc | copy (with its faults) | search | free | page faults | pglazyfree | pgvrange_purged | purged reuses |\n" .
+		"|---|---|---|---|---|---|---|---|---|\n";
+	for my $dn (grep { $by{$_} } @CHURN_DESIGNS) {
+		my $x = $by{$dn};
+		my $it = $x->{iterations} || 1;
+		$md .= "| $dn | " . join(' | ', (map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
+			sprintf('%.1f', $x->{faults_per_iter} // 0),
+			(map { defined $x->{$_} ? sprintf('%.1f', $x->{$_} / $it) : '-' } qw(pglazyfree pgvrange_purged)),
+			$x->{purged_reuses} // '-') . " |\n";
+	}
+	return "$md\n";
+}
+
+# ---- pressure ----
+
+sub pressure_section {
+	my ($press, $dir) = @_;
+	my $md = "### Under memory pressure\n\n";
+	$md .= "Churn and an object cache in one memory cgroup whose `memory.max` is below " .
+		"their combined footprint; per design, in each run-time mode (with and without swap).\n\n";
+	return $md . "_No pressure figures in this run._\n\n" unless %$press;
+	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
+		my @plot;
+		$md .= "#### $v\n\n| mode | design | churn records/s | vs DONTNEED | cache accesses/s | vs DONTNEED | " .
+			"regenerated | wrong | pgvrange_purged | pglazyfreed | pswpout | OOM kills |\n" .
+			'|---' x 12 . "|\n";
+		for my $mode (ordered(\@MODE_ORDER, keys %{$press->{$v}})) {
+			my %by = map { $_->{design} => $_ } @{$press->{$v}{$mode}};
+			for my $dn (grep { $by{$_} } @PRESSURE_DESIGNS) {
+				my $x = $by{$dn};
+				$md .= "| $mode | $dn | " . join(' | ', fmt_n($x->{churn_records_per_s}),
+					fmt_x($x->{churn_ratio_to_dontneed}), fmt_n($x->{cache_ops_per_s}),
+					fmt_x($x->{cache_ratio_to_dontneed}), $x->{cache_regenerated} // '-',
+					($x->{cache_wrong} ? "**$x->{cache_wrong}**" : $x->{cache_wrong} // '-'),
+					(map { $x->{$_} // '-' } qw(pgvrange_purged pglazyfreed pswpout)),
+					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
+			}
+			push @plot, [$mode, map { my $x = $by{$_}; $x ? ($_ eq 'dontneed' ? 1 : $x->{cache_ratio_to_dontneed}) : undef }
+				@PRESSURE_DESIGNS];
+		}
+		$md .= "\n" . plot_ref(bars_svg($dir, "bench-pressure-$v", { title => "cache accesses/s under pressure relative to MADV_DONTNEED, $v",
+			ylabel => 'ratio to dontneed (plain cache)' }, [@PRESSURE_DESIGNS], \@plot), "pressure, $v");
+	}
+	return $md;
+}
+
+# ---- the goals ----
+
+sub goals_summary {
+	my ($g) = @_;
+	my @l;
+	for my $x (@{$g->{free} // []}) {
+		my $b = $x->{b};
+		my $why = '';
+		unless ($x->{ratio} >= $FREE_GOAL) {
+			my ($dn, $mf) = ($b->{dontneed}, $b->{madv_free});
+			$why = sprintf(' Why: per iteration MADV_DONTNEED takes %.1f page faults and %s in the copy; ' .
+				'MADV_FREE %.1f faults, %s in the copy and %s in madvise itself (the pte walk), so ' .
+				'the saved faults are only part of an iteration (search and copy remain).',
+				$dn->{faults_per_iter} // 0, t_ns($dn->{ns_copy_per_iter}),
+				$mf->{faults_per_iter} // 0, t_ns($mf->{ns_copy_per_iter}), t_ns($mf->{ns_free_per_iter}));
+		}
+		push @l, sprintf('- MADV_FREE vs MADV_DONTNEED churn, %s %s %d thread%s: %s (goal %dx: %s).%s',
+			$x->{variant}, $x->{mode}, $x->{threads}, $x->{threads} == 1 ? '' : 's',
+			fmt_x($x->{ratio}), $FREE_GOAL, $x->{ratio} >= $FREE_GOAL ? 'met' : '**missed**', $why);
+	}
+	for my $x (@{$g->{vrange} // []}) {
+		my $b = $x->{b};
+		my $why = '';
+		unless ($x->{ratio} >= 1) {
+			my ($vr, $mf) = ($b->{vrange}, $b->{madv_free});
+			$why = sprintf(' Why: vrange spends %s a chunk in VOLATILE and %s in NONVOLATILE on reuse ' .
+				'(two system calls, each splitting or merging the VMA under the mmap lock for writing), ' .
+				'against %s in MADV_FREE; faults per iteration %.1f vs %.1f.',
+				t_ns($vr->{ns_free_per_iter}), t_ns($vr->{ns_alloc_per_iter}), t_ns($mf->{ns_free_per_iter}),
+				$vr->{faults_per_iter} // 0, $mf->{faults_per_iter} // 0);
+		}
+		push @l, sprintf('- vrange vs MADV_FREE churn, %s %s %d thread%s: %s (goal >= 1x: %s).%s',
+			$x->{variant}, $x->{mode}, $x->{threads}, $x->{threads} == 1 ? '' : 's',
+			fmt_x($x->{ratio}), $x->{ratio} >= 1 ? 'met' : '**missed**', $why);
+	}
+	for my $x (@{$g->{mark} // []}) {
+		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s at %s vs %s (goal flat, within %dx: %s).',
+			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
+			$FLAT, $x->{met} ? 'met' : '**missed**');
+	}
+	return @l ? join("\n", @l) . "\n\n" : "No figure in this run bears on the goals (no design ran).\n\n";
+}
+
+sub section {
+	my ($m, $dir) = @_;
+	my $accel = uc($m->{accelerator} // 'unknown');
+	my %goals;
+	my $body = mark_section(collect($m, 'mark'), $dir, \%goals) .
+		churn_section(collect($m, 'churn'), $dir, \%goals) .
+		pressure_section(collect($m, 'pressure'), $dir);
+	my $md = "Accelerator: **$accel**. " . ($accel eq 'TCG'
+		? 'Under TCG absolute times are distorted (every guest instruction is emulated), so '
+		: 'As ever, ') .
+		"every ratio below compares figures measured in the same boot and run-time mode; " .
+		"absolute numbers are only comparable within one table.\n\n";
+	$md .= "### The goals\n\nMADV_FREE >= ${FREE_GOAL}x MADV_DONTNEED on churn, vrange >= MADV_FREE " .
+		"on churn, vrange's mark cost flat in range size.\n\n" . goals_summary(\%goals);
+	return $md . $body;
+}
+
+1;

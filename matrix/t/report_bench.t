@@ -1,0 +1,111 @@
+# The benchmark section of the report (issue 6), from a small fixture matrix:
+# tables, plots, the accelerator, and each goal judged met or missed with why.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use VMAB::File qw(slurp);
+use VMAB::Report::Bench;
+use VMAB::Report qw(write_report);
+
+sub mark {
+	my ($design, $op, $size, $ns) = @_;
+	return { kind => 'bench', bench => 'mark', prog => 'bench_mark', design => $design, op => $op,
+		 size => $size, pages => $size / 4096, reps => 3, ns_median => $ns,
+		 ns_per_page => $ns / ($size / 4096) };
+}
+
+sub churn {
+	my ($design, $threads, $rps, %x) = @_;
+	return { kind => 'bench', bench => 'churn', prog => 'bench_churn', design => $design,
+		 threads => $threads, records_per_s => $rps, iterations => 100,
+		 ns_alloc_per_iter => 100, ns_copy_per_iter => 5e6, ns_search_per_iter => 1e4,
+		 ns_free_per_iter => 2e5, faults_per_iter => 0, %x };
+}
+
+my $G = 1 << 30;
+my @swap_data = (
+	mark(qw(vrange volatile), 4096, 10_000), mark(qw(vrange volatile), $G, 200_000),
+	mark(qw(vrange nonvolatile), 4096, 10_000), mark(qw(vrange nonvolatile), $G, 15_000),
+	mark(qw(vrange nonvolatile_purged), 4096, 20_000), mark(qw(vrange nonvolatile_purged), $G, 9e8),
+	mark(qw(vrange refault_purged), 4096, 30_000), mark(qw(vrange refault_purged), $G, 7e9),
+	mark(qw(madv_free madv_free), 4096, 8_000), mark(qw(madv_free madv_free), $G, 1.5e8),
+	mark(qw(dontneed dontneed), 4096, 9_000), mark(qw(dontneed dontneed), $G, 8e8),
+	mark(qw(dontneed refault), 4096, 20_000), mark(qw(dontneed refault), $G, 1.1e10),
+	churn('dontneed', 1, 1000, faults_per_iter => 128, ns_copy_per_iter => 8e6),
+	churn('madv_free', 1, 1500, ratio_to_dontneed => 1.5, faults_per_iter => 0.1),
+	churn('vrange', 1, 1800, ratio_to_dontneed => 1.8, purged_reuses => 0),
+	churn('dontneed', 2, 1000),
+	churn('madv_free', 2, 2500, ratio_to_dontneed => 2.5),
+	churn('vrange', 2, 2000, ratio_to_dontneed => 2.0),
+	{ kind => 'bench', bench => 'pressure', design => 'dontneed', churn_records_per_s => 900,
+	  cache_ops_per_s => 400, cache_regenerated => 0, cache_wrong => 0, pswpout => 5000, oom_kill => 0 },
+	{ kind => 'bench', bench => 'pressure', design => 'vrange', churn_records_per_s => 1200,
+	  cache_ops_per_s => 800, churn_ratio_to_dontneed => 1.333, cache_ratio_to_dontneed => 2,
+	  cache_regenerated => 300, cache_wrong => 0, pgvrange_purged => 4000, oom_kill => 0 },
+	{ kind => 'scenario', scenario => 'no_pressure', design => 'vrange' },	# not ours
+);
+my @noswap_data = (
+	mark(qw(vrange volatile), 4096, 10_000), mark(qw(vrange volatile), 1 << 22, 11_000),
+	{ kind => 'bench', bench => 'pressure', design => 'dontneed', churn_records_per_s => 100,
+	  cache_ops_per_s => 0, cache_regenerated => 0, cache_wrong => 0, oom_kill => 1 },
+);
+my $m = {
+	accelerator => 'tcg', generated => 'now', qemu_version => '7.2', host_kernel => 'h',
+	source_version => '6.1.192',
+	variants => { both => { outcome => 'PASS', modes => {
+		'swap-classic' => { data => \@swap_data, tests => {} },
+		'noswap-classic' => { data => \@noswap_data, tests => {} } } } },
+};
+
+my $dir = tempdir(CLEANUP => 1);
+my $md = VMAB::Report::Bench::section($m, $dir);
+
+like($md, qr/Accelerator: \*\*TCG\*\*/, 'accelerator stated');
+like($md, qr/same boot/, 'ratios are same-boot');
+like($md, qr/^#### both, swap-classic$/m, 'mark table from the mode with the widest sweep');
+like($md, qr/^\| 4 KiB \| 9\.0 µs \| 8\.0 µs \| 10\.0 µs \| 10\.0 µs \| 20\.0 µs \|/m, 'mark row at 4 KiB');
+like($md, qr/^\| 1 GiB \| 800\.0 ms \| 150\.0 ms \| 200\.0 µs \| 15\.0 µs \| 900\.0 ms \|/m, 'mark row at 1 GiB');
+like($md, qr/\*\*Goal missed in both\*\*: vrange\(VOLATILE\) grows 20\.00x from 4 KiB to 1 GiB/, 'mark goal missed, with the growth');
+like($md, qr/MADV_FREE, which walks every pte, takes [\d.]+ ns a page at the same size \(vrange is 0%/, 'the contrast with MADV_FREE');
+like($md, qr/vrange\(VOLATILE\) mark cost, both swap-classic: 20\.00x at 1 GiB vs 4 KiB \(goal flat, within 2x: \*\*missed\*\*\)/,
+     'mark goal in the summary');
+
+like($md, qr/^\| swap-classic \| 1 \| 1000 \| - \| 1\.50x \| 1\.80x \| - \| 1\.20x \|$/m, 'churn row, 1 thread');
+like($md, qr/^\| swap-classic \| 2 \| 1000 \| - \| 2\.50x \| 2\.00x \| - \| 0\.80x \|$/m, 'churn row, 2 threads');
+like($md, qr/MADV_FREE vs MADV_DONTNEED churn, both swap-classic 1 thread: 1\.50x \(goal 2x: \*\*missed\*\*\)\. Why: per iteration MADV_DONTNEED takes 128\.0 page faults/,
+     'MADV_FREE goal missed at 1 thread, with the fault counter');
+like($md, qr/MADV_FREE vs MADV_DONTNEED churn, both swap-classic 2 threads: 2\.50x \(goal 2x: met\)\./, 'met at 2 threads');
+like($md, qr/vrange vs MADV_FREE churn, both swap-classic 1 thread: 1\.20x \(goal >= 1x: met\)\./, 'vrange goal met at 1 thread');
+like($md, qr/vrange vs MADV_FREE churn, both swap-classic 2 threads: 0\.80x \(goal >= 1x: \*\*missed\*\*\)\. Why: vrange spends/,
+     'vrange goal missed at 2 threads, with where the time goes');
+like($md, qr/^\| vrange \| 0\.1 µs \| 5\.0 ms \| 10\.0 µs \| 200\.0 µs \| 0\.0 \|/m, 'where the time goes');
+
+like($md, qr/^\| swap-classic \| vrange \| 1200 \| 1\.33x \| 800 \| 2\.00x \| 300 \| 0 \| 4000 \| - \| - \| 0 \|$/m, 'pressure row');
+like($md, qr/^\| noswap-classic \| dontneed \| 100 \| - \| 0\.0 \| - \| 0 \| 0 \| - \| - \| - \| \*\*1\*\* \|$/m, 'OOM kill shown');
+unlike($md, qr/no_pressure/, 'scenario data left alone');
+
+SKIP: {
+	skip 'gnuplot is not installed', 4 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+	for my $plot (qw(bench-mark-both bench-churn-both bench-pressure-both bench-refault-both)) {
+		ok(-s "$dir/$plot.svg" && $md =~ /\]\(\Q$plot\E\.svg\)/, "$plot.svg drawn and referenced");
+	}
+}
+{
+	local $VMAB::Report::Plot::GNUPLOT = '/nonexistent/gnuplot';
+	my $d2 = tempdir(CLEANUP => 1);
+	like(VMAB::Report::Bench::section($m, $d2), qr/plot not drawn: \/nonexistent\/gnuplot not found/,
+	     'a missing gnuplot is said, not fatal');
+}
+
+my $empty = VMAB::Report::Bench::section({ accelerator => 'kvm', variants => {} }, $dir);
+like($empty, qr/Accelerator: \*\*KVM\*\*/, 'KVM stated');
+like($empty, qr/No mark figures/, 'no figures: said');
+like($empty, qr/No figure in this run bears on the goals/, 'no goals judged without figures');
+
+my $rdir = tempdir(CLEANUP => 1);
+write_report($m, $rdir);
+my $report = slurp("$rdir/report.md");
+like($report, qr/## Benchmarks\n\nAccelerator: \*\*TCG\*\*/, 'the report carries the section');
+unlike($report, qr/VMAB::Report::Bench (?:failed|is not available)/, 'the section did not fail');
+done_testing;
