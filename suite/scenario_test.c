@@ -202,25 +202,26 @@ static int unmark_vrange(void *p, size_t len, int *purged)
 }
 
 /* Pages of [p, p + len) that mincore(2) reports as not resident. */
-static long nonresident_pages(void *p, size_t len, long *first)
+static long nonresident_pages(const void *p, size_t len)
 {
-	long i, n = 0, np = NPAGES(len);
+	long n = resident_pages(p, len);
+
+	return n < 0 ? -1 : NPAGES(len) - n;
+}
+
+/* Index of the first page mincore(2) reports as not resident, or -1. */
+static long first_nonresident(const void *p, size_t len)
+{
+	long i, first = -1, np = NPAGES(len);
 	unsigned char *vec = malloc(np);
 
-	*first = -1;
-	if (!vec || mincore(p, len, vec)) {
-		free(vec);
-		return -1;
-	}
-	for (i = 0; i < np; i++) {
-		if (!(vec[i] & 1)) {
-			if (*first < 0)
-				*first = i;
-			n++;
-		}
+	if (vec && !mincore((void *)p, len, vec)) {
+		for (i = 0; i < np && first < 0; i++)
+			if (!(vec[i] & 1))
+				first = i;
 	}
 	free(vec);
-	return n;
+	return first;
 }
 
 /* What page i holds: its pattern (seed + i, or alt + i when alt), zeros, or neither. */
@@ -373,7 +374,8 @@ static void observe(struct __test_metadata *_metadata,
 
 	memset(zeros, 0, sizeof(zeros));
 	o->pages_marked = NPAGES(len);
-	o->nonresident = nonresident_pages(p, len, &first);
+	o->nonresident = nonresident_pages(p, len);
+	first = first_nonresident(p, len);
 	o->rss_kb_before = s0->rss_kb;
 	o->rss_kb_after = smaps_field_kb(p, "Rss");
 	o->cg_anon_delta_kb = self->have_cg && s0->cg_anon >= 0 ?
@@ -516,14 +518,13 @@ static void check_obs(struct __test_metadata *_metadata, int d,
 /* memory.reclaim of everything the test's memcg holds, up to tries times. */
 static void reclaim_all(FIXTURE_DATA(scn) *self, char *p, size_t len, int tries)
 {
-	long first;
 	int i;
 
 	for (i = 0; i < tries; i++) {
 		long cur = memcg_read_long(&self->cg, "memory.current");
 
 		memcg_reclaim(&self->cg, cur > 0 ? (size_t)cur : len);
-		if (nonresident_pages(p, len, &first) == NPAGES(len))
+		if (nonresident_pages(p, len) == NPAGES(len))
 			break;
 	}
 }
@@ -593,7 +594,7 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 			      enum pressure how, const char *scenario)
 {
 	size_t len = REGION_LEN;
-	long first, first_pass = -1, keep_swap_kb = -1, hog_kb = 0;
+	long first_pass = -1, keep_swap_kb = -1, hog_kb = 0;
 	long min_free_set = -1;
 	int hog_got = -1;
 	struct vmab_data dd;
@@ -614,7 +615,7 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 	case P_RECLAIM:
 		/* First exactly the marked size: what does reclaim take first? */
 		memcg_reclaim(&self->cg, len);
-		first_pass = nonresident_pages(p, len, &first);
+		first_pass = nonresident_pages(p, len);
 		keep_swap_kb = smaps_field_kb(self->keep, "Swap");
 		reclaim_all(self, p, len, 4);
 		break;
@@ -663,7 +664,7 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 		 * or has taken nothing more for 0.5 s, at most 5 s.
 		 */
 		for (i = 0, still = 0, last = -1; i < 100 && hog > 0; i++) {
-			long now = nonresident_pages(p, len, &first);
+			long now = nonresident_pages(p, len);
 
 			if (now == NPAGES(len) || (now > 0 && still >= 10))
 				break;
@@ -1093,7 +1094,7 @@ TEST_F(scn, thp)
 TEST_F(scn, mremap)
 {
 	size_t len = SMALL_LEN, half = SMALL_LEN / 2;
-	long first, before_move, old_gone, vo = -1;
+	long before_move, old_gone, vo = -1;
 	struct vmab_data dd;
 	struct snap s0;
 	struct obs o = { .pressure = "madv_pageout" };
@@ -1109,7 +1110,7 @@ TEST_F(scn, mremap)
 	fill_pages(p, len, 700);
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	ASSERT_EQ(0, madvise(p, half, MADV_PAGEOUT));
-	before_move = nonresident_pages(p, half, &first);
+	before_move = nonresident_pages(p, half);
 	q = mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	ASSERT_EQ(dst, q);
 	old_gone = mincore(p, PAGE_SZ, &v) == -1 && errno == ENOMEM;
