@@ -321,6 +321,7 @@ struct snap {
 	long rss_kb;		/* Rss of the marked VMA */
 	long cg_anon, cg_file;	/* memory.stat, bytes */
 	long lazyfree;		/* nr_lazyfree gauge (SPEC 5), pages */
+	long cg_counter;	/* discard_counter() in memory.stat */
 };
 
 static void snap_take(FIXTURE_DATA(scn) *self, int d, void *p, struct snap *s)
@@ -329,6 +330,8 @@ static void snap_take(FIXTURE_DATA(scn) *self, int d, void *p, struct snap *s)
 	s->rss_kb = smaps_field_kb(p, "Rss");
 	s->cg_anon = self->have_cg ? memcg_stat(&self->cg, "anon") : -1;
 	s->cg_file = self->have_cg ? memcg_stat(&self->cg, "file") : -1;
+	s->cg_counter = self->have_cg ?
+		memcg_stat(&self->cg, discard_counter(d)) : -1;
 	vmstat_refresh();
 	s->lazyfree = vmstat_get("nr_lazyfree");
 }
@@ -349,6 +352,7 @@ struct obs {
 	const char *kread, *kwrite;	/* read(2) into / write(2) from a discarded page */
 	long counter_delta;
 	long lazyfree_delta;	/* nr_lazyfree after minus before, -1 absent */
+	long cg_counter_delta;	/* the same event in memory.stat, -1 absent */
 	long rss_kb_before, rss_kb_after;
 	long cg_anon_delta_kb, cg_file_delta_kb;
 	long ns_unmark;
@@ -422,6 +426,8 @@ static void observe(struct __test_metadata *_metadata,
 	}
 	o->counter_delta = s0->counter >= 0 ?
 		vmstat_get(discard_counter(d)) - s0->counter : -1;
+	o->cg_counter_delta = s0->cg_counter >= 0 ?
+		memcg_stat(&self->cg, discard_counter(d)) - s0->cg_counter : -1;
 	vmstat_refresh();
 	o->lazyfree_delta = s0->lazyfree >= 0 ?
 		vmstat_get("nr_lazyfree") - s0->lazyfree : -1;
@@ -477,6 +483,7 @@ static void obs_data(struct vmab_data *dd, const char *scenario, int d,
 	data_str(dd, "kernel_read_into", o->kread);
 	data_str(dd, "kernel_write_from", o->kwrite);
 	data_long(dd, "counter_discarded", o->counter_delta);
+	data_long(dd, "memcg_counter_discarded", o->cg_counter_delta);
 	if (o->lazyfree_delta != -1)
 		data_long(dd, "nr_lazyfree_delta", o->lazyfree_delta);
 	data_long(dd, "rss_kb_before", o->rss_kb_before);

@@ -277,8 +277,8 @@ sub tally {
 sub q_accounting {
 	my ($data) = @_;
 	my $md = "**Page accounting.** _Are discarded pages counted, and does the memory go back to the cgroup?_\n\n";
-	$md .= "| variant / mode | design | scenario | pages found lost | vmstat counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
-	$md .= "|---|---|---|---|---|---|---|---|---|\n";
+	$md .= "| variant / mode | design | scenario | pages found lost | vmstat counter | memcg counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
+	$md .= "|---|---|---|---|---|---|---|---|---|---|\n";
 	my $n = 0;
 	my %agree;
 	for my $design (qw(vrange madv_free)) {
@@ -288,12 +288,16 @@ sub q_accounting {
 				? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
 			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
 			$md .= "| " . where($x) . " | $design | $d->{scenario} | " . ($d->{pages_discarded} // '?') .
-				" | $ctr | " . ($d->{nr_lazyfree_delta} // 'absent') . " | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
+				" | $ctr | " . (($d->{memcg_counter_discarded} // -1) < 0 ? 'absent' : $d->{memcg_counter_discarded}) .
+				' | ' . ($d->{nr_lazyfree_delta} // 'absent') . " | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
 				($d->{memcg_file_delta_kb} // '?') . " |\n";
 			$n++;
 			my $k = $ctr eq 'absent' ? 'absent'
 				: $ctr == ($d->{pages_discarded} // -1) ? 'equal' : 'differs';
 			$agree{$design}{$k}++;
+			my $cg = $d->{memcg_counter_discarded} // -1;
+			$agree{$design}{$cg < 0 ? 'cg_absent'
+				: $cg == ($d->{pages_discarded} // -1) ? 'cg_equal' : 'cg_differs'}++;
 		}
 	}
 	return '' unless $n;
@@ -301,8 +305,10 @@ sub q_accounting {
 	for my $design (qw(vrange madv_free)) {
 		my $a = $agree{$design} or next;
 		my $ctr = $design eq 'vrange' ? '`pgvrange_purged`' : '`pglazyfreed`';
-		$md .= "- $DESIGN_TITLE{$design}: $ctr equalled the pages found lost in " . ($a->{equal} // 0) .
-			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) . ".\n";
+		$md .= "- $DESIGN_TITLE{$design}: $ctr in /proc/vmstat equalled the pages found lost in " . ($a->{equal} // 0) .
+			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) .
+			'; in memory.stat it equalled them in ' . ($a->{cg_equal} // 0) . ', differed in ' .
+			($a->{cg_differs} // 0) . ', was absent in ' . ($a->{cg_absent} // 0) . ".\n";
 	}
 	my @np = of($data, 'madv_free', 'no_pressure');
 	if (@np) {
