@@ -1,0 +1,1032 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Design A: volatile ranges, the vrange() system call (SPEC 4, issue 4).
+ *
+ * Every row of the SPEC 4.2 error table (the errno, and that nothing
+ * changed), the byte counts returned, VMA split and merge, "vo" in smaps,
+ * VRANGE_QUERY, and purging under pressure from memory.reclaim,
+ * MADV_PAGEOUT and a memcg limit with a hog: purged == 1, zero pages after
+ * unmarking, pgvrange_purged moved by exactly the pages purged, SIGBUS with
+ * BUS_ADRERR at the page and recovery from the handler, EFAULT for kernel
+ * accesses, fork with a non-volatile side, THP, mremap, munmap without
+ * leaks.  Purging must work in every run-time mode, with and without swap,
+ * with the classic LRU and with MGLRU.
+ *
+ * Without design A every test skips with "CONFIG_VRANGE=n", except
+ * vrange_absent_gives_enosys, which passes only there.
+ *
+ * Each test pins itself to one CPU, so that the per-CPU LRU batches that
+ * new pages pass through are drained by the reclaim it starts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "vmab.h"
+
+#define NPAGES		256
+#define LEN		(NPAGES * PAGE_SZ)
+#define NO_A		"CONFIG_VRANGE=n"
+#define SEED		0x5eed
+
+#define NEED_VRANGE() do {				\
+	if (!vrange_supported())			\
+		SKIP(return, NO_A);			\
+} while (0)
+
+#define NEED_MEMCG() do {				\
+	if (!self->have_cg)				\
+		SKIP(return, "no memory cgroup (cgroup v2 memory controller)"); \
+} while (0)
+
+/* --- helpers specific to this program --------------------------------- */
+
+static void pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static long vr(void *p, size_t len, int mode, int *purged)
+{
+	return sys_vrange((unsigned long)p, len, mode, purged);
+}
+
+/* Pages of [p, p + len) that mincore(2) reports not resident. */
+static long nonresident(void *p, size_t len)
+{
+	size_t i, n = len / PAGE_SZ;
+	unsigned char *vec = malloc(n);
+	long cnt = 0;
+
+	if (!vec || mincore(p, len, vec)) {
+		free(vec);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		cnt += !(vec[i] & 1);
+	free(vec);
+	return cnt;
+}
+
+/* pagemap entry of the page at p (bit 63 present, bit 62 swapped). */
+static uint64_t pagemap_entry(void *p)
+{
+	uint64_t e = ~0ull;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return e;
+	if (pread(fd, &e, sizeof(e), ((uintptr_t)p / PAGE_SZ) * 8) != sizeof(e))
+		e = ~0ull;
+	close(fd);
+	return e;
+}
+
+static long events(const char *name)
+{
+	return vmstat_get(name);
+}
+
+/* A pattern of its own in every page, so pages can be judged one by one. */
+static void fill_pages(char *p, size_t len, unsigned int seed)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE_SZ)
+		fill_pattern(p + off, PAGE_SZ, seed + off / PAGE_SZ);
+}
+
+/* 1 if the page at p + off holds what fill_pages() wrote there. */
+static int page_intact(const char *p, size_t off, unsigned int seed)
+{
+	return check_pattern(p + off, PAGE_SZ, seed + off / PAGE_SZ) == -1;
+}
+
+/* Index of the first page of [p, p + len) that lost its data, or -1. */
+static long check_pages(const char *p, size_t len, unsigned int seed)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE_SZ)
+		if (!page_intact(p, off, seed))
+			return off / PAGE_SZ;
+	return -1;
+}
+
+/* A filled, volatile mapping of len bytes. */
+static char *volatile_area(size_t len, unsigned int seed)
+{
+	char *p = map_anon(len);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	fill_pages(p, len, seed);
+	if (vr(p, len, VRANGE_VOLATILE, NULL) != (long)len)
+		return NULL;
+	return p;
+}
+
+/* MADV_PAGEOUT until every page of [p, p + len) is purged, or give up. */
+static long pageout_all(char *p, size_t len)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		if (madvise(p, len, MADV_PAGEOUT))
+			return -errno;
+		n = nonresident(p, len);
+		if (n == (long)(len / PAGE_SZ))
+			break;
+	}
+	return n;
+}
+
+/* memory.reclaim until every page of [p, p + len) is purged, or give up. */
+static long reclaim_all(const struct memcg *cg, char *p, size_t len,
+			int tries)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < tries; i++) {
+		memcg_reclaim(cg, 64UL << 20);	/* -EAGAIN: not all of it */
+		n = nonresident(p, len);
+		if (n == (long)(len / PAGE_SZ))
+			break;
+	}
+	return n;
+}
+
+/* SIGBUS catcher for reads of purged pages. */
+static sigjmp_buf bus_jmp;
+static void *volatile bus_addr;
+static volatile int bus_code, bus_count, bus_recover;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	bus_addr = si->si_addr;
+	bus_code = si->si_code;
+	bus_count++;
+	if (bus_recover) {
+		/* Take the page back; returning retries the access. */
+		int purged = -1;
+		unsigned long pg = (unsigned long)si->si_addr & ~(PAGE_SZ - 1);
+
+		if (sys_vrange(pg, PAGE_SZ, VRANGE_NONVOLATILE, &purged) !=
+		    (long)PAGE_SZ || purged != 1)
+			_exit(99);
+		return;
+	}
+	siglongjmp(bus_jmp, 1);
+}
+
+static void catch_sigbus(int recover)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus,
+				.sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	bus_addr = NULL;
+	bus_code = 0;
+	bus_count = 0;
+	bus_recover = recover;
+}
+
+/* 1 if reading p raised SIGBUS (caught by catch_sigbus(0)). */
+static int read_faults(const char *p)
+{
+	if (sigsetjmp(bus_jmp, 1) == 0) {
+		(void)*(const volatile char *)p;
+		return 0;
+	}
+	return 1;
+}
+
+/* Assert that [p, p + len) is untouched and not volatile. */
+#define ASSERT_UNCHANGED(p, len, vmas0) do {				\
+	int __pg = -1;							\
+	ASSERT_EQ(0, vr((p), (len), VRANGE_QUERY, &__pg));		\
+	ASSERT_EQ(0, __pg);						\
+	ASSERT_EQ((vmas0), count_vmas());				\
+	ASSERT_EQ(0, smaps_has_flag((p), "vo"));			\
+} while (0)
+
+/* --- fixture ------------------------------------------------------------ */
+
+FIXTURE(vr) {
+	struct memcg cg;
+	int have_cg;
+};
+
+FIXTURE_SETUP(vr)
+{
+	pin_to_cpu0();
+	self->have_cg = 0;
+	if (vrange_supported() && memcg_available() &&
+	    memcg_create(&self->cg, "vrange") == 0) {
+		if (memcg_enter(&self->cg) == 0)
+			self->have_cg = 1;
+		else
+			memcg_destroy(&self->cg);
+	}
+}
+
+FIXTURE_TEARDOWN(vr)
+{
+	if (self->have_cg) {
+		memcg_leave();
+		memcg_destroy(&self->cg);
+	}
+}
+
+/* --- ABI presence --------------------------------------------------------- */
+
+TEST(vrange_absent_gives_enosys)
+{
+	char *p = map_anon(PAGE_SZ);
+
+	if (vrange_supported())
+		SKIP(return, "vrange() is present (CONFIG_VRANGE=y)");
+	ASSERT_NE(MAP_FAILED, p);
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(ENOSYS, errno);
+}
+
+/* --- SPEC 4.2: the error table -------------------------------------------- */
+
+TEST_F(vr, einval_unaligned_start)
+{
+	char *p;
+	int vmas, purged = 7;
+
+	NEED_VRANGE();
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	vmas = count_vmas();
+	errno = 0;
+	ASSERT_EQ(-1, vr(p + 1, PAGE_SZ, VRANGE_VOLATILE, &purged));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(7, purged);
+	ASSERT_UNCHANGED(p, 4 * PAGE_SZ, vmas);
+}
+
+TEST_F(vr, einval_len_zero_or_unaligned)
+{
+	char *p;
+	int vmas;
+
+	NEED_VRANGE();
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	vmas = count_vmas();
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, 0, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, PAGE_SZ + 100, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, 100, VRANGE_QUERY, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_UNCHANGED(p, 4 * PAGE_SZ, vmas);
+}
+
+TEST_F(vr, einval_overflow_or_past_task_size)
+{
+	char *p;
+	int vmas;
+
+	NEED_VRANGE();
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	vmas = count_vmas();
+	errno = 0;	/* start + len wraps around */
+	ASSERT_EQ(-1, sys_vrange(-PAGE_SZ, 2 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;	/* reaches past TASK_SIZE (47 or 56 bits) */
+	ASSERT_EQ(-1, sys_vrange(1UL << 62, PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;	/* a mapped start, a length far past TASK_SIZE */
+	ASSERT_EQ(-1, vr(p, (size_t)1 << 62, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_UNCHANGED(p, 4 * PAGE_SZ, vmas);
+}
+
+TEST_F(vr, einval_bad_mode)
+{
+	char *p;
+	int vmas, modes[] = { 3, -1, 0x101, 1 << 30 };
+	unsigned int i;
+
+	NEED_VRANGE();
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	vmas = count_vmas();
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		errno = 0;
+		ASSERT_EQ(-1, vr(p, PAGE_SZ, modes[i], NULL));
+		ASSERT_EQ(EINVAL, errno);
+	}
+	ASSERT_UNCHANGED(p, 4 * PAGE_SZ, vmas);
+}
+
+TEST_F(vr, hole_stops_there)
+{
+	char *p;
+	int vmas, purged = 5;
+
+	NEED_VRANGE();
+	p = map_anon(3 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p + PAGE_SZ, PAGE_SZ));
+	vmas = count_vmas();
+
+	/* The hole first: nothing processed, ENOMEM, the third page unchanged */
+	errno = 0;
+	ASSERT_EQ(-1, vr(p + PAGE_SZ, 2 * PAGE_SZ, VRANGE_VOLATILE, &purged));
+	ASSERT_EQ(ENOMEM, errno);
+	ASSERT_EQ(0, smaps_has_flag(p + 2 * PAGE_SZ, "vo"));
+	ASSERT_EQ(vmas, count_vmas());
+
+	/* A page, then the hole: one page processed, the rest untouched */
+	ASSERT_EQ((long)PAGE_SZ, vr(p, 3 * PAGE_SZ, VRANGE_VOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(1, smaps_has_flag(p, "vo"));
+	ASSERT_EQ(0, smaps_has_flag(p + 2 * PAGE_SZ, "vo"));
+	ASSERT_EQ((long)PAGE_SZ, vr(p, 3 * PAGE_SZ, VRANGE_QUERY, &purged));
+	ASSERT_EQ((long)PAGE_SZ, vr(p, 3 * PAGE_SZ, VRANGE_NONVOLATILE,
+				     &purged));
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+
+	/* The same with the range starting in an unmapped area */
+	errno = 0;
+	ASSERT_EQ(-1, vr(p + PAGE_SZ, PAGE_SZ, VRANGE_QUERY, &purged));
+	ASSERT_EQ(ENOMEM, errno);
+}
+
+TEST_F(vr, einval_file_backed_and_shared)
+{
+	char path[] = "/tmp/vrange-XXXXXX";
+	char *fp, *fs, *as;
+	int fd, vmas;
+
+	NEED_VRANGE();
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	unlink(path);
+	ASSERT_EQ(0, ftruncate(fd, 4 * PAGE_SZ));
+	fp = mmap(NULL, 4 * PAGE_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	fs = mmap(NULL, 4 * PAGE_SZ, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	as = mmap(NULL, 4 * PAGE_SZ, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, fp);
+	ASSERT_NE(MAP_FAILED, fs);
+	ASSERT_NE(MAP_FAILED, as);
+	fp[0] = 1;
+	fs[0] = 1;
+	as[0] = 1;
+	vmas = count_vmas();
+	errno = 0;
+	ASSERT_EQ(-1, vr(fp, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_EQ(-1, vr(fs, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_EQ(-1, vr(as, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ(0, smaps_has_flag(fp, "vo"));
+	ASSERT_EQ(0, smaps_has_flag(fs, "vo"));
+	ASSERT_EQ(0, smaps_has_flag(as, "vo"));
+	close(fd);
+}
+
+TEST_F(vr, einval_locked)
+{
+	char *p;
+	int vmas;
+
+	NEED_VRANGE();
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	if (mlock(p, 4 * PAGE_SZ))
+		SKIP(return, "mlock: %s", strerror(errno));
+	vmas = count_vmas();
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	ASSERT_EQ(1, smaps_has_flag(p, "lo"));
+}
+
+TEST_F(vr, einval_hugetlb)
+{
+	char *p;
+	int vmas;
+
+	NEED_VRANGE();
+	write_file("/proc/sys/vm/nr_hugepages", "1");
+	p = mmap(NULL, HPAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (p == MAP_FAILED)
+		SKIP(return, "no hugetlb page: %s", strerror(errno));
+	vmas = count_vmas();
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, HPAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	munmap(p, HPAGE_SZ);
+	write_file("/proc/sys/vm/nr_hugepages", "0");
+}
+
+/* [vvar] is a VM_IO | VM_PFNMAP special mapping in every process. */
+TEST_F(vr, einval_pfnmap_io)
+{
+	char line[512];
+	unsigned long lo = 0, hi = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+	int vmas;
+
+	NEED_VRANGE();
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vvar]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			break;
+	fclose(f);
+	if (!lo)
+		SKIP(return, "no [vvar] mapping");
+	ASSERT_EQ(1, smaps_has_flag((void *)lo, "pf"));
+	ASSERT_EQ(1, smaps_has_flag((void *)lo, "io"));
+	vmas = count_vmas();
+	errno = 0;
+	ASSERT_EQ(-1, sys_vrange(lo, hi - lo, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ(0, smaps_has_flag((void *)lo, "vo"));
+}
+
+TEST_F(vr, efault_purged_not_writable)
+{
+	char *p, *ro;
+	int vmas, modes[] = { VRANGE_VOLATILE, VRANGE_NONVOLATILE,
+			      VRANGE_QUERY };
+	unsigned int i;
+
+	NEED_VRANGE();
+	p = map_anon(4 * PAGE_SZ);
+	ro = mmap(NULL, PAGE_SZ, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_NE(MAP_FAILED, ro);
+	vmas = count_vmas();
+	for (i = 0; i < 3; i++) {
+		errno = 0;
+		ASSERT_EQ(-1, vr(p, 4 * PAGE_SZ, modes[i], (int *)ro));
+		ASSERT_EQ(EFAULT, errno);
+		errno = 0;
+		ASSERT_EQ(-1, vr(p, 4 * PAGE_SZ, modes[i], (int *)8));
+		ASSERT_EQ(EFAULT, errno);
+	}
+	ASSERT_UNCHANGED(p, 4 * PAGE_SZ, vmas);
+
+	/* And a volatile range stays volatile when unmarking fails */
+	ASSERT_EQ((long)(4 * PAGE_SZ), vr(p, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, 4 * PAGE_SZ, VRANGE_NONVOLATILE, (int *)ro));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(1, smaps_has_flag(p, "vo"));
+}
+
+TEST_F(vr, purged_pointer_null_allowed)
+{
+	char *p;
+
+	NEED_VRANGE();
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ((long)(4 * PAGE_SZ), vr(p, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ((long)(4 * PAGE_SZ), vr(p, 4 * PAGE_SZ, VRANGE_QUERY, NULL));
+	ASSERT_EQ((long)(4 * PAGE_SZ), vr(p, 4 * PAGE_SZ, VRANGE_NONVOLATILE,
+					  NULL));
+}
+
+/* --- SPEC 4.3: VMAs, smaps, QUERY ------------------------------------------ */
+
+TEST_F(vr, mark_middle_splits_unmark_merges)
+{
+	char *p;
+	int vmas, purged = 7;
+
+	NEED_VRANGE();
+	p = map_anon(8 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	vmas = count_vmas();
+
+	ASSERT_EQ((long)(4 * PAGE_SZ),
+		  vr(p + 2 * PAGE_SZ, 4 * PAGE_SZ, VRANGE_VOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(vmas + 2, count_vmas());	/* one VMA became three */
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	ASSERT_EQ(1, smaps_has_flag(p + 2 * PAGE_SZ, "vo"));
+	ASSERT_EQ(1, smaps_has_flag(p + 5 * PAGE_SZ, "vo"));
+	ASSERT_EQ(0, smaps_has_flag(p + 6 * PAGE_SZ, "vo"));
+
+	/* Marking again changes nothing and still reports the bytes */
+	ASSERT_EQ((long)(4 * PAGE_SZ),
+		  vr(p + 2 * PAGE_SZ, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(vmas + 2, count_vmas());
+
+	purged = 7;
+	ASSERT_EQ((long)(4 * PAGE_SZ),
+		  vr(p + 2 * PAGE_SZ, 4 * PAGE_SZ, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(vmas, count_vmas());		/* and back to one */
+	ASSERT_EQ(0, smaps_has_flag(p + 2 * PAGE_SZ, "vo"));
+
+	/* The whole mapping: the count does not change either way */
+	ASSERT_EQ((long)(8 * PAGE_SZ), vr(p, 8 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ((long)(8 * PAGE_SZ), vr(p, 8 * PAGE_SZ, VRANGE_NONVOLATILE,
+					  NULL));
+	ASSERT_EQ(vmas, count_vmas());
+}
+
+TEST_F(vr, query_counts_volatile_bytes)
+{
+	char *p;
+	int purged = 7, vmas;
+
+	NEED_VRANGE();
+	p = map_anon(8 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pages(p, 8 * PAGE_SZ, SEED);
+	ASSERT_EQ(0, vr(p, 8 * PAGE_SZ, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ((long)(3 * PAGE_SZ),
+		  vr(p + PAGE_SZ, 3 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ((long)PAGE_SZ,
+		  vr(p + 6 * PAGE_SZ, PAGE_SZ, VRANGE_VOLATILE, NULL));
+	vmas = count_vmas();
+	purged = 7;
+	ASSERT_EQ((long)(4 * PAGE_SZ), vr(p, 8 * PAGE_SZ, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ((long)(2 * PAGE_SZ),
+		  vr(p + 2 * PAGE_SZ, 2 * PAGE_SZ, VRANGE_QUERY, NULL));
+	ASSERT_EQ(0, vr(p + 4 * PAGE_SZ, 2 * PAGE_SZ, VRANGE_QUERY, NULL));
+	/* QUERY changed nothing */
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ(1, smaps_has_flag(p + PAGE_SZ, "vo"));
+	ASSERT_EQ(-1, check_pages(p, 8 * PAGE_SZ, SEED));
+}
+
+TEST_F(vr, data_intact_without_pressure)
+{
+	char *p;
+	int purged = 7;
+	long purged0 = events("pgvrange_purged");
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	/* Volatile pages that were not purged read normally */
+	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	purged = 7;
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+	ASSERT_EQ(0, nonresident(p, LEN));
+	ASSERT_EQ(purged0, events("pgvrange_purged"));
+}
+
+/* --- purging under pressure -------------------------------------------------- */
+
+/* Everything a purge of all of [p, p + LEN) must leave behind. */
+static void check_all_purged(struct __test_metadata *_metadata, char *p,
+			     long purged0)
+{
+	int purged = 7;
+	uint64_t pm = pagemap_entry(p);
+
+	ASSERT_EQ(NPAGES, nonresident(p, LEN));
+	ASSERT_EQ(NPAGES, events("pgvrange_purged") - purged0);
+	/* pagemap: neither present nor swapped */
+	ASSERT_EQ(0, (int)(pm >> 62));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+	/* Once reported and cleared, the state is gone */
+	purged = 7;
+	ASSERT_EQ(0, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+}
+
+TEST_F_TIMEOUT(vr, purge_by_memory_reclaim, 180)
+{
+	long purged0;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MEMCG();
+	purged0 = events("pgvrange_purged");
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, reclaim_all(&self->cg, p, LEN, 40));
+	check_all_purged(_metadata, p, purged0);
+}
+
+TEST_F_TIMEOUT(vr, purge_by_madv_pageout, 120)
+{
+	long purged0;
+	char *p;
+
+	NEED_VRANGE();
+	purged0 = events("pgvrange_purged");
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	check_all_purged(_metadata, p, purged0);
+}
+
+/*
+ * A memcg limit and a hog in the same cgroup: reclaim has to make room,
+ * and without swap the volatile pages are all it can take.  Some pages
+ * are purged, the others keep their data, and the counter moved by
+ * exactly the number that read as zero afterwards.
+ */
+TEST_F_TIMEOUT(vr, purge_by_memcg_limit_with_hog, 180)
+{
+	const size_t vlen = 8UL << 20, hog_len = 12UL << 20;
+	long purged0, lost = 0, gone;
+	char *p, *hog;
+	size_t off;
+	int purged = 7;
+
+	NEED_VRANGE();
+	NEED_MEMCG();
+	ASSERT_EQ(0, memcg_write(&self->cg, "memory.max", "16M"));
+	purged0 = events("pgvrange_purged");
+	p = volatile_area(vlen, SEED);
+	ASSERT_NE(NULL, p);
+	hog = map_anon(hog_len);
+	ASSERT_NE(MAP_FAILED, hog);
+	fill_pattern(hog, hog_len, SEED + 1);	/* the hog never loses data */
+	ASSERT_EQ(-1, check_pattern(hog, hog_len, SEED + 1));
+
+	gone = nonresident(p, vlen);
+	ASSERT_LT(0, gone);
+	ASSERT_EQ((long)vlen, vr(p, vlen, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	for (off = 0; off < vlen; off += PAGE_SZ) {
+		if (range_is_zero(p + off, PAGE_SZ))
+			lost++;
+		else
+			ASSERT_TRUE(page_intact(p, off, SEED));
+	}
+	ASSERT_EQ(gone, lost);
+	ASSERT_EQ(lost, events("pgvrange_purged") - purged0);
+	ASSERT_EQ(0, memcg_write(&self->cg, "memory.max", "max"));
+}
+
+/* --- access to purged pages ---------------------------------------------- */
+
+TEST_F_TIMEOUT(vr, sigbus_on_purged_page, 120)
+{
+	long sigbus0 = events("pgvrange_sigbus");
+	char *p;
+	int k = 17;
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	catch_sigbus(0);
+	ASSERT_EQ(1, read_faults(p + k * PAGE_SZ));
+	ASSERT_EQ(BUS_ADRERR, bus_code);
+	ASSERT_EQ((void *)(p + k * PAGE_SZ), bus_addr);
+	ASSERT_EQ(1, events("pgvrange_sigbus") - sigbus0);
+	/* A write faults the same way, at its own address */
+	if (sigsetjmp(bus_jmp, 1) == 0) {
+		*(volatile char *)(p + 3 * PAGE_SZ + 100) = 1;
+		ASSERT_TRUE(0);
+	}
+	ASSERT_EQ((void *)(p + 3 * PAGE_SZ + 100), bus_addr);
+	ASSERT_EQ(2, events("pgvrange_sigbus") - sigbus0);
+	ASSERT_EQ(2, bus_count);
+}
+
+TEST_F_TIMEOUT(vr, sigbus_handler_recovers, 120)
+{
+	char *p;
+	int k = 5, purged = 7;
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	catch_sigbus(1);
+	/* The handler unmarks the page and returns: the read sees zero */
+	ASSERT_EQ(0, *(volatile char *)(p + k * PAGE_SZ));
+	ASSERT_EQ(1, bus_count);
+	ASSERT_EQ((void *)(p + k * PAGE_SZ), bus_addr);
+	ASSERT_EQ(BUS_ADRERR, bus_code);
+	ASSERT_EQ(1, range_is_zero(p + k * PAGE_SZ, PAGE_SZ));
+	/* Its neighbours are still volatile and purged */
+	ASSERT_EQ((long)(LEN - PAGE_SZ), vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, bus_count);
+}
+
+TEST_F_TIMEOUT(vr, kernel_access_gives_efault, 120)
+{
+	char *p, buf[64];
+	int fd[2];
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	catch_sigbus(0);
+	ASSERT_EQ(0, pipe(fd));
+
+	/* write(2) from a purged volatile page */
+	errno = 0;
+	ASSERT_EQ(-1, write(fd[1], p, 64));
+	ASSERT_EQ(EFAULT, errno);
+
+	/* read(2) into one */
+	ASSERT_EQ(64, write(fd[1], "0123456789abcdef0123456789abcdef"
+				   "0123456789abcdef0123456789abcdef", 64));
+	errno = 0;
+	ASSERT_EQ(-1, read(fd[0], p + PAGE_SZ, 64));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, bus_count);	/* the kernel got EFAULT, no signal */
+
+	/* After unmarking, the same calls work on zero pages */
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, NULL));
+	ASSERT_EQ(64, read(fd[0], p + PAGE_SZ, 64));
+	ASSERT_EQ(0, memcmp(p + PAGE_SZ, "0123456789abcdef", 16));
+	ASSERT_EQ(64, write(fd[1], p, 64));
+	ASSERT_EQ(64, read(fd[0], buf, 64));
+	ASSERT_EQ(1, range_is_zero(buf, 64));
+	close(fd[0]);
+	close(fd[1]);
+}
+
+TEST_F_TIMEOUT(vr, madv_dontneed_drops_purged_state, 120)
+{
+	char *p;
+	int purged = 7;
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	/* The application discards the pages itself: they read as zero */
+	ASSERT_EQ(0, madvise(p, LEN, MADV_DONTNEED));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+}
+
+TEST_F_TIMEOUT(vr, mprotect_keeps_purged_state, 120)
+{
+	char *p;
+	int purged = 7;
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	ASSERT_EQ(0, mprotect(p, LEN, PROT_READ));
+	ASSERT_EQ(0, mprotect(p, LEN, PROT_READ | PROT_WRITE));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+}
+
+/* --- fork, THP, mremap, munmap ------------------------------------------------ */
+
+/*
+ * After fork one side unmarks its copy: reclaim must never take the
+ * COW-shared pages from that side.  Run once with the parent volatile
+ * and the child not, once the other way round.
+ */
+static void fork_case(struct __test_metadata *_metadata, struct memcg *cg,
+		      int child_volatile)
+{
+	int to_child[2], to_parent[2], status, purged = 7;
+	char c = 0, *p;
+	pid_t pid;
+
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (!child_volatile &&
+		    vr(p, LEN, VRANGE_NONVOLATILE, &purged) != (long)LEN)
+			_exit(2);
+		if (write(to_parent[1], &c, 1) != 1 ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(3);
+		if (!child_volatile) {
+			if (check_pages(p, LEN, SEED) != -1)
+				_exit(4);	/* lost the child's data */
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	if (child_volatile)
+		ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	/* Pressure on both: memory.reclaim if we have a memcg, else global */
+	if (cg)
+		reclaim_all(cg, p, LEN, 4);
+	else
+		madvise(p, LEN, MADV_PAGEOUT);
+	if (!child_volatile) {
+		/* the parent's side is volatile; whatever it lost reads zero */
+		ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	} else {
+		ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+	}
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F_TIMEOUT(vr, fork_child_nonvolatile_keeps_data, 180)
+{
+	NEED_VRANGE();
+	fork_case(_metadata, self->have_cg ? &self->cg : NULL, 0);
+}
+
+TEST_F_TIMEOUT(vr, fork_parent_nonvolatile_keeps_data, 180)
+{
+	NEED_VRANGE();
+	fork_case(_metadata, self->have_cg ? &self->cg : NULL, 1);
+}
+
+TEST_F_TIMEOUT(vr, fork_child_inherits_volatility_and_purged, 120)
+{
+	int status, purged = 7;
+	char *p;
+	pid_t pid;
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (!smaps_has_flag(p, "vo"))
+			_exit(2);
+		if (vr(p, LEN, VRANGE_NONVOLATILE, &purged) != (long)LEN ||
+		    purged != 1)
+			_exit(3);
+		_exit(range_is_zero(p, LEN) ? 0 : 4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	/* The parent's own state is untouched by the child's */
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(1, purged);
+}
+
+TEST_F_TIMEOUT(vr, thp_range_purged, 180)
+{
+	const size_t len = 2 * HPAGE_SZ;
+	long purged0, huge_kb;
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	if (!thp_enabled())
+		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	p = map_anon_aligned(len, HPAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
+	fill_pages(p, len, SEED);
+	huge_kb = smaps_field_kb(p, "AnonHugePages");
+	if (huge_kb <= 0)
+		SKIP(return, "no huge page was allocated");
+	ASSERT_EQ((long)len, vr(p, len, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(huge_kb, smaps_field_kb(p, "AnonHugePages"));
+	ASSERT_EQ(-1, check_pages(p, len, SEED));
+	purged0 = events("pgvrange_purged");
+	ASSERT_EQ((long)(len / PAGE_SZ), pageout_all(p, len));
+	ASSERT_EQ((long)(len / PAGE_SZ), events("pgvrange_purged") - purged0);
+	ASSERT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, len));
+}
+
+TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
+{
+	const size_t len = 2 * HPAGE_SZ;
+	long purged0;
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MEMCG();
+	if (!thp_enabled())
+		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	p = map_anon_aligned(len, HPAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
+	fill_pages(p, len, SEED);
+	if (smaps_field_kb(p, "AnonHugePages") <= 0)
+		SKIP(return, "no huge page was allocated");
+	ASSERT_EQ((long)len, vr(p, len, VRANGE_VOLATILE, NULL));
+	purged0 = events("pgvrange_purged");
+	ASSERT_EQ((long)(len / PAGE_SZ), reclaim_all(&self->cg, p, len, 40));
+	ASSERT_EQ((long)(len / PAGE_SZ), events("pgvrange_purged") - purged0);
+	ASSERT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, len));
+}
+
+TEST_F_TIMEOUT(vr, mremap_keeps_volatility, 120)
+{
+	char *p, *q, *dst;
+	int purged = 7;
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	dst = map_anon(2 * LEN);	/* a free place to move to */
+	ASSERT_NE(MAP_FAILED, dst);
+	q = mremap(p, LEN, LEN, MREMAP_MAYMOVE | MREMAP_FIXED, dst + LEN);
+	ASSERT_EQ(dst + LEN, q);
+	ASSERT_EQ(1, smaps_has_flag(q, "vo"));
+	ASSERT_EQ((long)LEN, vr(q, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(-1, check_pages(q, LEN, SEED));
+	/* It is purged at its new place like anywhere else */
+	ASSERT_EQ(NPAGES, pageout_all(q, LEN));
+	/* And the purged markers move with it */
+	p = mremap(q, LEN, LEN, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	ASSERT_EQ(dst, p);
+	ASSERT_EQ(NPAGES, nonresident(p, LEN));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+}
+
+TEST_F_TIMEOUT(vr, munmap_purged_range_leaks_nothing, 120)
+{
+	const size_t len = 16UL << 20;
+	long anon0, anon1, anon2;
+	char *p;
+
+	NEED_VRANGE();
+	vmstat_refresh();
+	anon0 = vmstat_get("nr_anon_pages");
+	p = volatile_area(len, SEED);
+	ASSERT_NE(NULL, p);
+	vmstat_refresh();
+	anon1 = vmstat_get("nr_anon_pages");
+	ASSERT_LE((long)(len / PAGE_SZ) - 64, anon1 - anon0);
+	/* Purge half, keep half resident, then unmap it all */
+	ASSERT_EQ((long)(len / 2 / PAGE_SZ), pageout_all(p, len / 2));
+	ASSERT_EQ(0, munmap(p, len));
+	vmstat_refresh();
+	anon2 = vmstat_get("nr_anon_pages");
+	/* Back to where it was, give or take the test's own stack */
+	ASSERT_GT(64, labs(anon2 - anon0));
+}
+
+TEST_HARNESS_MAIN
