@@ -241,6 +241,20 @@ sub where_time_goes {
 
 # ---- pressure ----
 
+# A discard counter: /proc/vmstat's delta, else the memory cgroup's own
+# (memory.stat has events even without CONFIG_VM_EVENT_COUNTERS).
+sub counter {
+	my ($x, $name) = @_;
+	return $x->{$name} // $x->{"memcg_$name"} // '-';
+}
+
+sub swap_out {
+	my ($x) = @_;
+	return "$x->{pswpout} pages" if defined $x->{pswpout};
+	return "peak $x->{swap_peak_kb} kB" if defined $x->{swap_peak_kb};
+	return '-';
+}
+
 sub pressure_section {
 	my ($press, $dir) = @_;
 	my $md = "### Under memory pressure\n\n";
@@ -250,17 +264,19 @@ sub pressure_section {
 	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
 		my @plot;
 		$md .= "#### $v\n\n| mode | design | churn records/s | vs DONTNEED | cache accesses/s | vs DONTNEED | " .
-			"regenerated | wrong | pgvrange_purged | pglazyfreed | pswpout | OOM kills |\n" .
-			'|---' x 12 . "|\n";
+			"regenerated | wrong | purged (vrange) | lazyfreed (MADV_FREE) | swap out | major faults | OOM kills |\n" .
+			'|---' x 13 . "|\n";
 		for my $mode (ordered(\@MODE_ORDER, keys %{$press->{$v}})) {
 			my %by = map { $_->{design} => $_ } @{$press->{$v}{$mode}};
 			for my $dn (grep { $by{$_} } @PRESSURE_DESIGNS) {
 				my $x = $by{$dn};
 				$md .= "| $mode | $dn | " . join(' | ', fmt_n($x->{churn_records_per_s}),
 					fmt_x($x->{churn_ratio_to_dontneed}), fmt_n($x->{cache_ops_per_s}),
-					fmt_x($x->{cache_ratio_to_dontneed}), $x->{cache_regenerated} // '-',
+					fmt_x($x->{cache_ratio_to_dontneed}),
+					defined $x->{cache_regenerated} ? "$x->{cache_regenerated}/" . ($x->{cache_ops} // '?') : '-',
 					($x->{cache_wrong} ? "**$x->{cache_wrong}**" : $x->{cache_wrong} // '-'),
-					(map { $x->{$_} // '-' } qw(pgvrange_purged pglazyfreed pswpout)),
+					counter($x, 'pgvrange_purged'), counter($x, 'pglazyfreed'), swap_out($x),
+					$x->{memcg_pgmajfault} // '-',
 					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
 			}
 			push @plot, [$mode, map { my $x = $by{$_}; $x ? ($_ eq 'dontneed' ? 1 : $x->{cache_ratio_to_dontneed}) : undef }
