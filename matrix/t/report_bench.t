@@ -90,8 +90,8 @@ like($md, qr/^\| noswap-classic \| dontneed \| 100 \| - \| 0\.0 \| - \| 0\/\? \|
 unlike($md, qr/no_pressure/, 'scenario data left alone');
 
 SKIP: {
-	skip 'gnuplot is not installed', 4 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
-	for my $plot (qw(bench-mark-both bench-churn-both bench-pressure-both bench-refault-both)) {
+	skip "gnuplot is not installed", 5 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+	for my $plot (qw(bench-mark-both bench-churn-both bench-pressure-cache-both bench-pressure-churn-both bench-refault-both)) {
 		ok(-s "$dir/$plot.svg" && $md =~ /\]\(\Q$plot\E\.svg\)/, "$plot.svg drawn and referenced");
 	}
 }

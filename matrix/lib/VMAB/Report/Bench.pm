@@ -262,7 +262,7 @@ sub pressure_section {
 		"their combined footprint; per design, in each run-time mode (with and without swap).\n\n";
 	return $md . "_No pressure figures in this run._\n\n" unless %$press;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
-		my @plot;
+		my (@cplot, @rplot);
 		$md .= "#### $v\n\n| mode | design | churn records/s | vs DONTNEED | cache accesses/s | vs DONTNEED | " .
 			"regenerated | wrong | purged (vrange) | lazyfreed (MADV_FREE) | swap out | major faults | OOM kills |\n" .
 			'|---' x 13 . "|\n";
@@ -279,11 +279,14 @@ sub pressure_section {
 					$x->{memcg_pgmajfault} // '-',
 					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
 			}
-			push @plot, [$mode, map { my $x = $by{$_}; $x ? ($_ eq 'dontneed' ? 1 : $x->{cache_ratio_to_dontneed}) : undef }
-				@PRESSURE_DESIGNS];
+			push @cplot, [$mode, map { $by{$_} ? $by{$_}{cache_ops_per_s} : undef } @PRESSURE_DESIGNS];
+			push @rplot, [$mode, map { $by{$_} ? $by{$_}{churn_records_per_s} : undef } @PRESSURE_DESIGNS];
 		}
-		$md .= "\n" . plot_ref(bars_svg($dir, "bench-pressure-$v", { title => "cache accesses/s under pressure relative to MADV_DONTNEED, $v",
-			ylabel => 'ratio to dontneed (plain cache)' }, [@PRESSURE_DESIGNS], \@plot), "pressure, $v");
+		$md .= "\n(An OOM-killed run shows what it did until the kill.)\n\n";
+		$md .= plot_ref(bars_svg($dir, "bench-pressure-cache-$v", { title => "cache accesses/s under pressure, $v",
+			ylabel => 'cache accesses/s' }, [@PRESSURE_DESIGNS], \@cplot), "pressure: cache, $v");
+		$md .= plot_ref(bars_svg($dir, "bench-pressure-churn-$v", { title => "churn records/s under pressure, $v",
+			ylabel => 'churn records/s' }, [@PRESSURE_DESIGNS], \@rplot), "pressure: churn, $v");
 	}
 	return $md;
 }

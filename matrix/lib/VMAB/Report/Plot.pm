@@ -29,7 +29,7 @@ sub run {
 	spew("$dir/$name.dat", data_text($rows));
 	spew("$dir/$name.gp", "set terminal svg size 820,420 dynamic font 'sans,11'\n" .
 		"set output " . gq("$dir/$name.svg") . "\nset datafile missing '?'\n" .
-		"set datafile separator '\\t'\nset grid\nset key outside right top\n" . $script);
+		"set termoption noenhanced\nset datafile separator '\\t'\nset grid\nset key outside right top\n" . $script);
 	open(my $save_err, '>&', \*STDERR) or die "dup STDERR: $!\n";
 	open(my $save_out, '>&', \*STDOUT) or die "dup STDOUT: $!\n";
 	open(STDERR, '>', "$dir/$name.gnuplot.log") or die "$dir/$name.gnuplot.log: $!\n";
@@ -51,7 +51,7 @@ sub lines_svg {
 	my $s = '';
 	$s .= "set title " . gq($o->{title}) . "\n" if $o->{title};
 	$s .= "set xlabel " . gq($o->{xlabel} // '') . "\nset ylabel " . gq($o->{ylabel} // '') . "\n";
-	$s .= "set logscale x 2\nset format x '%.0b%B'\n" if $o->{logx};
+	$s .= "set logscale x 2\nset format x '%.0b%BB'\n" if $o->{logx};
 	$s .= "set logscale y 10\n" if $o->{logy};
 	my $file = gq("$dir/$name.dat");
 	$s .= 'plot ' . join(", \\\n\t", map {
