@@ -57,6 +57,7 @@ static struct {
 struct shared {
 	long churn_records, churn_iters, churn_purged, churn_errors;
 	long cache_ops, cache_regenerated, cache_wrong, cache_purged, cache_errors;
+	long cache_pages_lost;	/* pages found zero: discarded, seen from user space */
 	double seconds;
 	int done;
 };
@@ -190,8 +191,10 @@ static void *cache_thread(void *arg)
 		for (pg = 0; pg < OBJ_PAGES; pg++) {
 			uint64_t *w = (uint64_t *)(o + pg * PAGE_SZ);
 
-			if (w[0] == 0)
+			if (w[0] == 0) {
 				lost = 1;	/* discarded: a zero page */
+				sh->cache_pages_lost++;
+			}
 			else if (w[0] != canary(obj, pg))
 				wrong = 1;	/* neither ours nor zero */
 		}
@@ -327,6 +330,7 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 	data_long(&dd, "cache_ops", sh->cache_ops);
 	data_long(&dd, "cache_regenerated", sh->cache_regenerated);
 	data_long(&dd, "cache_wrong", sh->cache_wrong);
+	data_long(&dd, "cache_pages_lost", sh->cache_pages_lost);
 	data_long(&dd, "cache_purged_flags", sh->cache_purged);
 	for (k = 0; k < NCOUNTERS; k++) {
 		long now = vmstat_get(counters[k]);
