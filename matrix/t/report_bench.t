@@ -43,7 +43,7 @@ my @swap_data = (
 	  oom_kill => 0 },
 	{ kind => 'bench', bench => 'pressure', design => 'vrange', churn_records_per_s => 1200,
 	  cache_ops_per_s => 800, churn_ratio_to_dontneed => 1.333, cache_ratio_to_dontneed => 2,
-	  cache_ops => 3200, cache_regenerated => 300, cache_wrong => 0, memcg_pgvrange_purged => 4000,
+	  cache_ops => 3200, cache_regenerated => 300, cache_wrong => 0, cache_pages_lost => 4800, memcg_pgvrange_purged => 4000,
 	  swap_peak_kb => 0, memcg_pgmajfault => 2, oom_kill => 0 },
 	{ kind => 'scenario', scenario => 'no_pressure', design => 'vrange' },	# not ours
 );
@@ -83,10 +83,10 @@ like($md, qr/vrange vs MADV_FREE churn, both swap-classic 2 threads: 0\.80x \(go
      'vrange goal missed at 2 threads, with where the time goes');
 like($md, qr/^\| vrange \| 0\.1 µs \| 5\.0 ms \| 10\.0 µs \| 200\.0 µs \| 0\.0 \|/m, 'where the time goes');
 
-like($md, qr/^\| swap-classic \| dontneed \| 900 \| - \| 400 \| - \| 0\/1600 \| 0 \| - \| - \| 5000 pages \| - \| 0 \|$/m, 'pressure row, vmstat swap counter');
-like($md, qr/^\| swap-classic \| vrange \| 1200 \| 1\.33x \| 800 \| 2\.00x \| 300\/3200 \| 0 \| 4000 \| - \| peak 0 kB \| 2 \| 0 \|$/m,
+like($md, qr/^\| swap-classic \| dontneed \| 900 \| - \| 400 \| - \| 0\/1600 \| 0 \| - \| - \| - \| 5000 pages \| - \| 0 \|$/m, 'pressure row, vmstat swap counter');
+like($md, qr/^\| swap-classic \| vrange \| 1200 \| 1\.33x \| 800 \| 2\.00x \| 300\/3200 \| 0 \| 4800 \| 4000 \| - \| peak 0 kB \| 2 \| 0 \|$/m,
      'pressure row, memcg counters');
-like($md, qr/^\| noswap-classic \| dontneed \| 100 \| - \| 0\.0 \| - \| 0\/\? \| 0 \| - \| - \| - \| - \| \*\*1\*\* \|$/m, 'OOM kill shown');
+like($md, qr/^\| noswap-classic \| dontneed \| 100 \| - \| 0\.0 \| - \| 0\/\? \| 0 \| - \| - \| - \| - \| - \| \*\*1\*\* \|$/m, 'OOM kill shown');
 unlike($md, qr/no_pressure/, 'scenario data left alone');
 
 SKIP: {

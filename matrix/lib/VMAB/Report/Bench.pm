@@ -264,8 +264,8 @@ sub pressure_section {
 	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
 		my (@cplot, @rplot);
 		$md .= "#### $v\n\n| mode | design | churn records/s | vs DONTNEED | cache accesses/s | vs DONTNEED | " .
-			"regenerated | wrong | purged (vrange) | lazyfreed (MADV_FREE) | swap out | major faults | OOM kills |\n" .
-			'|---' x 13 . "|\n";
+			"regenerated | wrong | cache pages found discarded | purged (vrange) | lazyfreed (MADV_FREE) | " .
+			"swap out | major faults | OOM kills |\n" . '|---' x 14 . "|\n";
 		for my $mode (ordered(\@MODE_ORDER, keys %{$press->{$v}})) {
 			my %by = map { $_->{design} => $_ } @{$press->{$v}{$mode}};
 			for my $dn (grep { $by{$_} } @PRESSURE_DESIGNS) {
@@ -275,7 +275,7 @@ sub pressure_section {
 					fmt_x($x->{cache_ratio_to_dontneed}),
 					defined $x->{cache_regenerated} ? "$x->{cache_regenerated}/" . ($x->{cache_ops} // '?') : '-',
 					($x->{cache_wrong} ? "**$x->{cache_wrong}**" : $x->{cache_wrong} // '-'),
-					counter($x, 'pgvrange_purged'), counter($x, 'pglazyfreed'), swap_out($x),
+					$x->{cache_pages_lost} // '-', counter($x, 'pgvrange_purged'), counter($x, 'pglazyfreed'), swap_out($x),
 					$x->{memcg_pgmajfault} // '-',
 					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
 			}
