@@ -1,0 +1,56 @@
+# 6.1's own mm selftests (tools/testing/selftests/vm/), built static for the
+# guest (issue 7 item 4).  Included by suite/Makefile; on its own:
+#   make -C suite -f selftests-vm.mk KSRC=<unpacked 6.1 tree> OUT=<folder>
+# Binaries go to $(OUT)/vm/, the runner to $(OUT)/vmselftest; the programs
+# the guest runs, and how, are in suite/selftests.list; the ones it cannot
+# run, and why, in suite/selftests-excluded.txt.
+#
+# A program whose library is missing on the host (libnuma-dev for
+# ksm_tests, libcap-dev for mlock-random-test) is left out with a warning
+# rather than failing the build; the guest then reports it as missing.
+KSRC ?= ../out/src/linux
+OUT ?= ../out/guest/suite
+CC ?= gcc
+VMST := $(KSRC)/tools/testing/selftests/vm
+# The selftests' own flags (vm/Makefile), plus -static.  The host's uapi
+# headers are 6.1's or newer, which is what the tree's Makefile would use
+# after headers_install.
+VMST_CFLAGS := -O2 -g0 -static -Wall -I$(KSRC) -I$(KSRC)/tools/testing/selftests
+VMST_LDLIBS := -lrt -lpthread -lm
+
+VMST_PROGS := compaction_test hugepage-mmap hugepage-mremap hugepage-vmemmap \
+	hugetlb-madvise khugepaged madv_populate map_fixed_noreplace \
+	map_hugetlb map_populate mlock2-tests mrelease_test mremap_dontunmap \
+	mremap_test transhuge-stress va_128TBswitch virtual_address_range
+# Built with vm_util.c, as in vm/Makefile.
+VMST_UTIL := khugepaged madv_populate
+
+have_hdr = $(shell printf '#include <$(1)>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
+ifeq ($(call have_hdr,numa.h),y)
+VMST_PROGS += ksm_tests
+else
+$(warning selftests-vm: no numa.h (libnuma-dev): ksm_tests left out)
+endif
+ifeq ($(call have_hdr,sys/capability.h),y)
+VMST_PROGS += mlock-random-test
+else
+$(warning selftests-vm: no sys/capability.h (libcap-dev): mlock-random-test left out)
+endif
+
+VMST_BINS := $(patsubst %,$(OUT)/vm/%,$(VMST_PROGS))
+
+selftests-vm: $(VMST_BINS) $(OUT)/vmselftest
+
+$(OUT)/vm/%: $(VMST)/%.c | $(OUT)/vm
+	$(CC) $(VMST_CFLAGS) -o $@ $< \
+		$(if $(filter $*,$(VMST_UTIL)),$(VMST)/vm_util.c) $(VMST_LDLIBS) \
+		$(if $(filter $*,ksm_tests),-lnuma) \
+		$(if $(filter $*,mlock-random-test),-lcap)
+
+$(OUT)/vmselftest: vmselftest.sh | $(OUT)
+	install -m 0755 $< $@
+
+$(OUT)/vm:
+	mkdir -p $@
+
+.PHONY: selftests-vm

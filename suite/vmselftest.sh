@@ -1,0 +1,82 @@
+#!/bin/sh
+# Runs one of 6.1's mm selftests (built by suite/selftests-vm.mk into
+# /suite/vm/) and reports it as one TAP 13 result named NAME, its own output
+# indented as "# " lines, as the kselftest runner does (so that a nested
+# "ok" line is never taken for ours).  Lines of suite/selftests.list:
+#   vmselftest NAME [OPTION...] PROG [ARG...]
+# Options:
+#   timeout=S     the program fails if it has not ended after S seconds
+#                 (default 300)
+#   stress=S      the program runs until it is stopped: stop it after S
+#                 seconds, and that is a pass (transhuge-stress)
+#   hugepages=N   reserve N huge pages and mount hugetlbfs on ./huge, the
+#                 working folder's, for the run; undo both afterwards
+# Exit status as kselftest: 0 pass, 4 skip, 1 fail.  The program runs in
+# a fresh folder under /tmp, where some write their files.
+name=$1
+shift
+limit=300 stress= huge=
+while :; do
+	case $1 in
+	timeout=*) limit=${1#timeout=} ;;
+	stress=*) stress=${1#stress=} ;;
+	hugepages=*) huge=${1#hugepages=} ;;
+	*) break ;;
+	esac
+	shift
+done
+prog=$1
+shift
+echo "TAP version 13"
+echo "1..1"
+bin=/suite/vm/$prog
+[ -x "$bin" ] || bin=$(dirname "$0")/vm/$prog
+if [ ! -x "$bin" ]; then
+	echo "ok 1 $name # SKIP $prog was not built (see selftests-vm.mk)"
+	exit 4
+fi
+dir=/tmp/vmselftest.$$
+mkdir -p "$dir/huge" && cd "$dir" || exit 1
+log=$dir.log
+old_huge=
+if [ -n "$huge" ]; then
+	old_huge=$(cat /proc/sys/vm/nr_hugepages)
+	echo 3 > /proc/sys/vm/drop_caches
+	echo "$huge" > /proc/sys/vm/nr_hugepages
+	got=$(cat /proc/sys/vm/nr_hugepages)
+	if [ "$got" -lt "$huge" ]; then
+		echo "$old_huge" > /proc/sys/vm/nr_hugepages
+		echo "ok 1 $name # SKIP only $got of $huge huge pages could be reserved"
+		exit 4
+	fi
+	mount -t hugetlbfs none "$dir/huge" || exit 1
+fi
+echo "# $prog $*"
+t=$limit
+[ -n "$stress" ] && t=$stress
+timeout "$t" "$bin" "$@" > "$log" 2>&1 < /dev/null
+rc=$?
+sed 's/^/# /' "$log"
+last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | tr -d '#')
+if [ -n "$huge" ]; then
+	umount "$dir/huge"
+	echo "$old_huge" > /proc/sys/vm/nr_hugepages
+fi
+cd / && rm -rf "$dir" "$log"
+# busybox timeout: the program was killed by SIGTERM (143; 124 elsewhere)
+timed_out=
+[ $rc -eq 143 ] || [ $rc -eq 124 ] && timed_out=y
+if [ -n "$stress" ] && [ -n "$timed_out" ]; then
+	echo "ok 1 $name # ran ${stress}s and was stopped"
+	exit 0
+fi
+case $rc in
+0) echo "ok 1 $name"; exit 0 ;;
+4) echo "ok 1 $name # SKIP ${last:-$prog exited 4 (skip)}"; exit 4 ;;
+esac
+if [ -n "$timed_out" ]; then
+	echo "not ok 1 $name # did not end within ${limit}s"
+else
+	echo "not ok 1 $name # exit status $rc"
+fi
+exit 1
