@@ -756,7 +756,8 @@ static void one_vrange(void)
 		 (void *)purged, page_kind(start) >= 0 ? kind_name[page_kind(start)] : "?");
 	if (judge(what, r, err, &e, &mism_vrange) && r >= 0) {
 		vrange_oracle(start, len, mode, 1, 1);
-		if (purged == &good_int) {
+		/* SPEC 4.1 defines *purged for NONVOLATILE and QUERY only. */
+		if (purged == &good_int && (int)mode != VRANGE_VOLATILE) {
 			if (good_int == 1)
 				purged_seen++;
 			else if (good_int != 0 && mism_vrange++ >= 0 &&
