@@ -100,6 +100,16 @@ static long events(const char *name)
 	return vmstat_get(name);
 }
 
+/*
+ * The event moved by exactly n since before.  Event counters need
+ * CONFIG_VM_EVENT_COUNTERS=y: without it the name is absent (before is
+ * -1), this check is left out and events_counted skips.
+ */
+#define ASSERT_EVENTS(name, before, n) do {				\
+	if ((before) >= 0)						\
+		ASSERT_EQ((long)(n), events(name) - (before));		\
+} while (0)
+
 /* A pattern of its own in every page, so pages can be judged one by one. */
 static void fill_pages(char *p, size_t len, unsigned int seed)
 {
@@ -615,7 +625,7 @@ TEST_F(vr, data_intact_without_pressure)
 	ASSERT_EQ(0, purged);
 	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
 	ASSERT_EQ(0, nonresident(p, LEN));
-	ASSERT_EQ(purged0, events("pgvrange_purged"));
+	ASSERT_EVENTS("pgvrange_purged", purged0, 0);
 }
 
 /* --- purging under pressure -------------------------------------------------- */
@@ -628,7 +638,7 @@ static void check_all_purged(struct __test_metadata *_metadata, char *p,
 	uint64_t pm = pagemap_entry(p);
 
 	ASSERT_EQ(NPAGES, nonresident(p, LEN));
-	ASSERT_EQ(NPAGES, events("pgvrange_purged") - purged0);
+	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
 	/* pagemap: neither present nor swapped */
 	ASSERT_EQ(0, (int)(pm >> 62));
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
@@ -707,8 +717,39 @@ TEST_F_TIMEOUT(vr, purge_by_memcg_limit_with_hog, 180)
 			ASSERT_TRUE(page_intact(p, off, SEED));
 	}
 	ASSERT_EQ(gone, lost);
-	ASSERT_EQ(lost, events("pgvrange_purged") - purged0);
+	ASSERT_EVENTS("pgvrange_purged", purged0, lost);
 	ASSERT_EQ(0, memcg_write(&self->cg, "memory.max", "max"));
+}
+
+/* The two events exist and count exactly: pages purged, SIGBUS sent. */
+TEST_F_TIMEOUT(vr, events_counted, 120)
+{
+	long purged0 = events("pgvrange_purged");
+	long sigbus0 = events("pgvrange_sigbus");
+	int fd[2];
+	char *p;
+
+	NEED_VRANGE();
+	if (purged0 < 0 || sigbus0 < 0)
+		SKIP(return, "no pgvrange_* in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS=n)");
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, events("pgvrange_purged") - purged0);
+	/* Half the range: exactly those pages */
+	ASSERT_EQ(NPAGES / 2, pageout_all(p, LEN / 2));
+	ASSERT_EQ(NPAGES / 2, events("pgvrange_purged") - purged0);
+	ASSERT_EQ(0, nonresident(p + LEN / 2, LEN / 2));
+	catch_sigbus(0);
+	ASSERT_EQ(1, read_faults(p));
+	ASSERT_EQ(0, read_faults(p + LEN / 2));
+	ASSERT_EQ(1, events("pgvrange_sigbus") - sigbus0);
+	/* A kernel access is not a SIGBUS */
+	ASSERT_EQ(0, pipe(fd));
+	ASSERT_EQ(-1, write(fd[1], p + PAGE_SZ, 1));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(1, events("pgvrange_sigbus") - sigbus0);
+	close(fd[0]);
+	close(fd[1]);
 }
 
 /* --- access to purged pages ---------------------------------------------- */
@@ -727,14 +768,14 @@ TEST_F_TIMEOUT(vr, sigbus_on_purged_page, 120)
 	ASSERT_EQ(1, read_faults(p + k * PAGE_SZ));
 	ASSERT_EQ(BUS_ADRERR, bus_code);
 	ASSERT_EQ((void *)(p + k * PAGE_SZ), bus_addr);
-	ASSERT_EQ(1, events("pgvrange_sigbus") - sigbus0);
+	ASSERT_EVENTS("pgvrange_sigbus", sigbus0, 1);
 	/* A write faults the same way, at its own address */
 	if (sigsetjmp(bus_jmp, 1) == 0) {
 		*(volatile char *)(p + 3 * PAGE_SZ + 100) = 1;
 		ASSERT_TRUE(0);
 	}
 	ASSERT_EQ((void *)(p + 3 * PAGE_SZ + 100), bus_addr);
-	ASSERT_EQ(2, events("pgvrange_sigbus") - sigbus0);
+	ASSERT_EVENTS("pgvrange_sigbus", sigbus0, 2);
 	ASSERT_EQ(2, bus_count);
 }
 
@@ -946,7 +987,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged, 180)
 	ASSERT_EQ(-1, check_pages(p, len, SEED));
 	purged0 = events("pgvrange_purged");
 	ASSERT_EQ((long)(len / PAGE_SZ), pageout_all(p, len));
-	ASSERT_EQ((long)(len / PAGE_SZ), events("pgvrange_purged") - purged0);
+	ASSERT_EVENTS("pgvrange_purged", purged0, len / PAGE_SZ);
 	ASSERT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
 	ASSERT_EQ(1, range_is_zero(p, len));
@@ -973,7 +1014,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 	ASSERT_EQ((long)len, vr(p, len, VRANGE_VOLATILE, NULL));
 	purged0 = events("pgvrange_purged");
 	ASSERT_EQ((long)(len / PAGE_SZ), reclaim_all(&self->cg, p, len, 40));
-	ASSERT_EQ((long)(len / PAGE_SZ), events("pgvrange_purged") - purged0);
+	ASSERT_EVENTS("pgvrange_purged", purged0, len / PAGE_SZ);
 	ASSERT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
 	ASSERT_EQ(1, range_is_zero(p, len));
