@@ -11,16 +11,23 @@
 #                 seconds, and that is a pass (transhuge-stress)
 #   hugepages=N   reserve N huge pages and mount hugetlbfs on ./huge, the
 #                 working folder's, for the run; undo both afterwards
+#   needs=swap    skip unless a swap device is active
+#   overcommit=M  run with /proc/sys/vm/overcommit_memory at M, then restore
+#   failcount     the exit status counts failures (khugepaged): 4 is a
+#                 failure, not kselftest's "skip"
 # Exit status as kselftest: 0 pass, 4 skip, 1 fail.  The program runs in
 # a fresh folder under /tmp, where some write their files.
 name=$1
 shift
-limit=300 stress= huge=
+limit=300 stress= huge= needs= overcommit= failcount=
 while :; do
 	case $1 in
 	timeout=*) limit=${1#timeout=} ;;
 	stress=*) stress=${1#stress=} ;;
 	hugepages=*) huge=${1#hugepages=} ;;
+	needs=*) needs=${1#needs=} ;;
+	overcommit=*) overcommit=${1#overcommit=} ;;
+	failcount) failcount=y ;;
 	*) break ;;
 	esac
 	shift
@@ -33,6 +40,10 @@ bin=/suite/vm/$prog
 [ -x "$bin" ] || bin=$(dirname "$0")/vm/$prog
 if [ ! -x "$bin" ]; then
 	echo "ok 1 $name # SKIP $prog was not built (see selftests-vm.mk)"
+	exit 4
+fi
+if [ "$needs" = swap ] && [ "$(grep -c '^/' /proc/swaps)" -eq 0 ]; then
+	echo "ok 1 $name # SKIP needs an active swap device"
 	exit 4
 fi
 dir=/tmp/vmselftest.$$
@@ -51,13 +62,20 @@ if [ -n "$huge" ]; then
 	fi
 	mount -t hugetlbfs none "$dir/huge" || exit 1
 fi
+old_oc=
+if [ -n "$overcommit" ]; then
+	old_oc=$(cat /proc/sys/vm/overcommit_memory)
+	echo "$overcommit" > /proc/sys/vm/overcommit_memory
+fi
 echo "# $prog $*"
 t=$limit
 [ -n "$stress" ] && t=$stress
 timeout "$t" "$bin" "$@" > "$log" 2>&1 < /dev/null
 rc=$?
 sed 's/^/# /' "$log"
-last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | tr -d '#')
+last=$(grep -i 'skip' "$log" | head -n 1 | tr -d '#')
+[ -n "$last" ] || last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | tr -d '#')
+[ -n "$old_oc" ] && echo "$old_oc" > /proc/sys/vm/overcommit_memory
 if [ -n "$huge" ]; then
 	umount "$dir/huge"
 	echo "$old_huge" > /proc/sys/vm/nr_hugepages
@@ -70,8 +88,8 @@ if [ -n "$stress" ] && [ -n "$timed_out" ]; then
 	echo "ok 1 $name # ran ${stress}s and was stopped"
 	exit 0
 fi
-case $rc in
-0) echo "ok 1 $name"; exit 0 ;;
+case $rc${failcount:+-counted} in
+0*) echo "ok 1 $name"; exit 0 ;;
 4) echo "ok 1 $name # SKIP ${last:-$prog exited 4 (skip)}"; exit 4 ;;
 esac
 if [ -n "$timed_out" ]; then
