@@ -557,17 +557,17 @@ static pid_t start_hog(size_t len, int *got)
 		write_file("/proc/self/oom_score_adj", "1000");
 		close(fd[0]);
 		h = map_anon(len);
-		if (h != MAP_FAILED) {
-			madvise(h, len, MADV_NOHUGEPAGE);
-			if (madvise(h, len, MADV_POPULATE_WRITE)) {
-				size_t i;
+		if (h == MAP_FAILED)
+			_exit(1);	/* the parent reads EOF: *got = 0 */
+		madvise(h, len, MADV_NOHUGEPAGE);
+		if (madvise(h, len, MADV_POPULATE_WRITE)) {
+			size_t i;
 
-				for (i = 0; i < len; i += PAGE_SZ)
-					h[i] = 1;
-			}
-			if (write(fd[1], "1", 1) != 1)
-				_exit(1);
+			for (i = 0; i < len; i += PAGE_SZ)
+				h[i] = 1;
 		}
+		if (write(fd[1], "1", 1) != 1)
+			_exit(1);
 		for (;;)
 			pause();
 	}
