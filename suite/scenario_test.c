@@ -1015,6 +1015,8 @@ TEST_F(scn, fork_cow)
 		long lost = 0;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(to_parent[0]);
+		close(to_child[1]);
 		if (variant->design == D_VRANGE)
 			rep->child_inherits_vo = smaps_has_flag(pre, "vo");
 		redirty(p, half);	/* COW-break: the same bytes, new pages */
@@ -1027,6 +1029,9 @@ TEST_F(scn, fork_cow)
 		rep->child_lost_bytes = lost;
 		_exit(0);
 	}
+	/* Only the child holds these ends now: its death is an EOF here. */
+	close(to_parent[1]);
+	close(to_child[0]);
 	ASSERT_EQ(1, read(to_parent[0], &c, 1));
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	snap_take(self, variant->design, p, &s0);
