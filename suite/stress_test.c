@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,7 +66,7 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define NSLOTS		48
+#define NSLOTS		64	/* 4MB: two huge pages */
 #define SLOT_PAGES	16
 #define SLOT_LEN	(SLOT_PAGES * PAGE_SZ)
 #define REGION_LEN	(NSLOTS * SLOT_LEN)
@@ -83,7 +84,8 @@ struct stats {
 	long ops, checks, marks, unmarks, unmarks_purged, queries, frees,
 	     writes, pageouts, pageouts_wild, queries_wild, mprotects, mremaps,
 	     munmaps, remaps, forks, reclaims, sigbus, zero_pages, errors,
-	     dead_slots, mremap_unsupported;
+	     dead_slots, mremap_unsupported, kernel_reads, kernel_efaults,
+	     residency, thp_workers;
 	int stop;
 };
 static struct stats *st;
@@ -110,7 +112,7 @@ static char *slot_addr(int s)
 
 /* Per thread: what it holds, for the SIGBUS handler. */
 static __thread int held_lo = -1, held_hi = -1;	/* [lo, hi) */
-static __thread int tl_sigbus_in_op;
+static __thread volatile int tl_sigbus_in_op;
 static __thread char *tmp_area;				/* for mremap */
 static __thread uint64_t rng;
 
@@ -161,7 +163,18 @@ static unsigned int page_seed(unsigned int gen, int s, int pg)
  * store raises SIGBUS, the handler unmarks the slot, and the rest of the
  * fill lands on a zero page.  Fill such a page again, whole.
  */
-static __thread char *tl_last_sigbus_page;
+static __thread char *volatile tl_last_sigbus_page;
+
+/*
+ * Read a byte of p: it faults the page in, or raises SIGBUS, whose
+ * handler changes tl_last_sigbus_page and the slot's state behind the
+ * compiler's back; the barrier makes the code after it read them again.
+ */
+static void touch_page(const char *p)
+{
+	(void)*(const volatile char *)p;
+	__asm__ __volatile__("" ::: "memory");
+}
 
 static void fill_slot(int s)
 {
@@ -222,7 +235,7 @@ static int check_slot(int s, const char *why)
 		was_vol = slots[s].state == VOLATILE;
 		tl_last_sigbus_page = NULL;
 		/* The first read of the page faults it in, or raises SIGBUS. */
-		(void)*(volatile char *)p;
+		touch_page(p);
 		if (check_pattern(p, PAGE_SZ, seed) < 0)
 			continue;
 		zero = range_is_zero(p, PAGE_SZ);
@@ -508,6 +521,87 @@ static int fork_slot(int s)
 	return check_slot(s, "parent after child");
 }
 
+/*
+ * The kernel reads a page of the slot: write(2) from it into a pipe.  A
+ * purged page of a volatile slot gives EFAULT (SPEC 4.3), never an oops,
+ * and then a user read of it must raise SIGBUS; otherwise what went
+ * through the pipe is the page's content (or the part copied before a
+ * purge cut the copy short).
+ */
+static __thread int tl_pipe[2];
+static __thread unsigned char tl_buf[PAGE_SZ];
+static int pagemap_fd = -1;
+
+static int kernel_reads_slot(int s)
+{
+	int pg = (int)rnd_below(SLOT_PAGES), was_vol;
+	char *p = slot_addr(s) + pg * PAGE_SZ;
+	ssize_t n, got;
+
+	if (slots[s].state == HOLE)
+		return 0;
+	COUNT(kernel_reads);
+	was_vol = slots[s].state == VOLATILE;
+	errno = 0;
+	n = write(tl_pipe[1], p, PAGE_SZ);
+	if (n < 0) {
+		if (errno != EFAULT || !was_vol) {
+			report("write(2) from slot %d (%s) page %d: %s", s,
+			       state_name[slots[s].state], pg, strerror(errno));
+			return -1;
+		}
+		COUNT(kernel_efaults);
+		tl_last_sigbus_page = NULL;
+		touch_page(p);
+		if (tl_last_sigbus_page != p) {
+			report("write(2) from slot %d page %d gave EFAULT, but the page reads without SIGBUS",
+			       s, pg);
+			return -1;
+		}
+		return check_slot(s, "after EFAULT");
+	}
+	got = read(tl_pipe[0], tl_buf, n);
+	if (got != n) {
+		report("read back %zd of %zd bytes from the pipe", got, n);
+		return -1;
+	}
+	if (n == PAGE_SZ && check_pattern(tl_buf, PAGE_SZ,
+					  page_seed(slots[s].gen, s, pg)) < 0)
+		return 0;
+	/* Cut short by a purge: the part copied is the pattern's. */
+	if (n < PAGE_SZ && was_vol &&
+	    check_pattern(tl_buf, n, page_seed(slots[s].gen, s, pg)) < 0)
+		return 0;
+	if (slots[s].state != CLEAN && !was_vol && range_is_zero(tl_buf, n))
+		return 0;	/* MIXED or FREED: a zero page */
+	report("write(2) from slot %d (%s) page %d: %zd bytes, not its content",
+	       s, state_name[slots[s].state], pg, n);
+	return -1;
+}
+
+/* mincore(2) and /proc/self/pagemap over a slot, purged pages and all. */
+static int residency_of_slot(int s)
+{
+	unsigned char vec[SLOT_PAGES];
+	uint64_t pm[SLOT_PAGES];
+	unsigned long a = (unsigned long)slot_addr(s);
+
+	COUNT(residency);
+	errno = 0;
+	if (mincore((void *)a, SLOT_LEN, vec) ?
+	    !(slots[s].state == HOLE && errno == ENOMEM) : slots[s].state == HOLE) {
+		report("mincore slot %d (%s): %s", s, state_name[slots[s].state],
+		       strerror(errno));
+		return -1;
+	}
+	if (pagemap_fd >= 0 &&
+	    pread(pagemap_fd, pm, sizeof(pm), a / PAGE_SZ * 8) != sizeof(pm)) {
+		report("pagemap of slot %d: %s", s, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Take [lo, hi) with trylock: all or nothing. */
 static int take(int lo, int hi)
 {
@@ -607,8 +701,10 @@ static int one_op(void)
 		err = unmap_slot(lo);
 	} else if (op < 96) {
 		err = fork_slot(lo);
+	} else if (op < 98) {
+		err = kernel_reads_slot(lo);
 	} else {
-		err = check_slot(lo, "check");
+		err = residency_of_slot(lo);
 	}
 	give_back(lo, hi);
 	COUNT(ops);
@@ -621,6 +717,7 @@ static int one_op(void)
  * a hole just then (remap_slot() copes, but the slot is lost).
  */
 static char *tmp_areas[MAX_THREADS];
+static int pipes[MAX_THREADS][2];
 static uint64_t worker_seed;
 static int go;
 
@@ -630,6 +727,8 @@ static void *thread_main(void *arg)
 
 	rng = worker_seed * 1000003 + i;
 	tmp_area = tmp_areas[i];
+	tl_pipe[0] = pipes[i][0];
+	tl_pipe[1] = pipes[i][1];
 	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
 		sched_yield();
 	while (!st->stop && now_ns() < deadline_ns)
@@ -638,7 +737,7 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-static int worker(int nthreads, uint64_t seed)
+static int worker(int nthreads, uint64_t seed, int thp)
 {
 	pthread_t th[MAX_THREADS];
 	struct sigaction sa;
@@ -649,11 +748,19 @@ static int worker(int nthreads, uint64_t seed)
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigaction(SIGBUS, &sa, NULL);
 
-	region = map_anon(REGION_LEN);
+	/*
+	 * Every other worker backs its region with transparent huge pages:
+	 * marking, freeing, paging out, mprotecting or moving a slot then
+	 * splits a huge page, and purging meets huge pages (SPEC 4.3).
+	 */
+	region = thp ? map_anon_aligned(REGION_LEN, HPAGE_SZ) : map_anon(REGION_LEN);
 	if (region == MAP_FAILED) {
 		report("mmap region: %s", strerror(errno));
 		return 1;
 	}
+	if (thp && madvise(region, REGION_LEN, MADV_HUGEPAGE) == 0)
+		COUNT(thp_workers);
+	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
 	for (s = 0; s < NSLOTS; s++) {
 		pthread_mutex_init(&slots[s].lock, NULL);
 		slots[s].gen = 1;
@@ -663,7 +770,7 @@ static int worker(int nthreads, uint64_t seed)
 	for (i = 0; i < nthreads; i++) {
 		tmp_areas[i] = mmap(NULL, SLOT_LEN, PROT_NONE,
 				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (tmp_areas[i] == MAP_FAILED) {
+		if (tmp_areas[i] == MAP_FAILED || pipe(pipes[i])) {
 			report("mmap tmp: %s", strerror(errno));
 			return 1;
 		}
@@ -797,7 +904,7 @@ int main(int argc, char **argv)
 		if (pids[i] == 0) {
 			if (have_cg)
 				memcg_enter(&cg);
-			_exit(worker(nthreads, seed + i));
+			_exit(worker(nthreads, seed + i, (i & 1) && thp_enabled()));
 		}
 	}
 	pids[nprocs] = have_cg ? fork() : -1;
@@ -902,6 +1009,10 @@ int main(int argc, char **argv)
 	data_long(&d, "zero_pages", st->zero_pages);
 	data_long(&d, "dead_slots", st->dead_slots);
 	data_long(&d, "mremap_refused", st->mremap_unsupported);
+	data_long(&d, "kernel_reads", st->kernel_reads);
+	data_long(&d, "kernel_efaults", st->kernel_efaults);
+	data_long(&d, "residency_checks", st->residency);
+	data_long(&d, "thp_workers", st->thp_workers);
 	data_long(&d, "nr_lazyfree_start", c0.lazyfree);
 	data_long(&d, "nr_lazyfree_end", c1.lazyfree);
 	data_long(&d, "nr_anon_pages_delta", c1.anon - c0.anon);
