@@ -902,6 +902,10 @@ int main(int argc, char **argv)
 	tap_result(integrity_failures == 0, "fuzz_integrity");
 	tap_result(done >= calls, "fuzz_calls_done");
 
+	printf("# arena pages laid out, by kind:");
+	for (opt = 0; opt < K_NKINDS; opt++)
+		printf(" %s %lu", kind_name[opt], counts_by_kind[opt]);
+	printf("\n");
 	data_begin(&d, "fuzz");
 	data_long(&d, "calls", done);
 	data_long(&d, "calls_vrange", calls_vrange);
