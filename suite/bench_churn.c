@@ -20,8 +20,14 @@
  * faults), search and free, and the page faults and counters per iteration,
  * so the report can show where the time goes.
  *
- * Usage: bench_churn [-d SECONDS] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T THREADS...]
- *   -d  duration of each design and thread count (default 2)
+ * Each thread count runs in rounds; a round runs every design once, dontneed
+ * first, so each design's ratio is taken to the dontneed run of its own
+ * round, and background load that changes over the run hits every design.
+ * The figures are the medians over the rounds.
+ *
+ * Usage: bench_churn [-d SECONDS] [-r ROUNDS] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T THREADS...]
+ *   -d  duration of one design in one round (default 0.7)
+ *   -r  rounds (default 3)
  *   -s  chunk size (default 512K), -n source chunks (default 8)
  *   -q  searches per iteration (default 64)
  *   -T  comma-separated thread counts (default 1,2)
@@ -39,6 +45,7 @@
 
 #define FREE_LIST 4	/* chunks an arena keeps for reuse */
 #define MAX_THREADS 8
+#define MAX_ROUNDS 16
 
 enum design { D_MUNMAP, D_DONTNEED, D_MADV_FREE, D_VRANGE, D_KEEP, D_NR };
 static const char *const design_name[D_NR] = {
@@ -55,13 +62,14 @@ struct record {
 };
 
 static struct {
-	int seconds;
+	int round_ms;
+	int rounds;
 	size_t chunk;
 	int nchunks;
 	int searches;
 	int threads[MAX_THREADS];
 	int nthreads;
-} opt = { 2, 512UL << 10, 8, 64, { 1, 2 }, 2 };
+} opt = { 700, 3, 512UL << 10, 8, 64, { 1, 2 }, 2 };
 
 static struct record **source;
 static size_t nrec;
@@ -217,11 +225,6 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-struct result {
-	double records_per_s;
-	int ok;
-};
-
 static long minflt(void)
 {
 	struct rusage ru;
@@ -230,88 +233,144 @@ static long minflt(void)
 	return ru.ru_minflt;
 }
 
-static struct result run_config(enum design d, int threads, double dontneed_rps)
-{
-	static const char *const counters[] = {
-		"pglazyfree", "pglazyfreed", "pgvrange_purged", "pswpout",
-	};
-	long before[4], flt0, iters = 0, records = 0, found = 0, purged = 0, errors = 0;
-	uint64_t ns_alloc = 0, ns_copy = 0, ns_search = 0, ns_free = 0, t0, t1;
-	struct worker w[MAX_THREADS];
-	struct result res = { 0, 0 };
-	struct vmab_data dd;
-	int i, started = 0;
-	char name[64];
+static const char *const counters[] = {
+	"pglazyfree", "pglazyfreed", "pgvrange_purged", "pswpout",
+};
+#define NCOUNTERS 4
 
-	snprintf(name, sizeof(name), "churn_%s_%dt", design_name[d], threads);
+/* One design at one thread count, summed over the rounds. */
+struct config {
+	double rps[MAX_ROUNDS], ratio[MAX_ROUNDS];	/* per round */
+	double ratio_mf[MAX_ROUNDS];	/* vrange: to madv_free of the same round */
+	int rounds;
+	double seconds;
+	long iters, records, purged, errors, faults, counter[NCOUNTERS];
+	int have_counter[NCOUNTERS];
+	uint64_t ns_alloc, ns_copy, ns_search, ns_free;
+	int short_threads;	/* a round started fewer threads than asked */
+};
+
+/* One round of one design: records/s, with the totals added to *c. */
+static double run_round(enum design d, int threads, struct config *c)
+{
+	long before[NCOUNTERS], flt0, records = 0;
+	struct worker w[MAX_THREADS];
+	uint64_t t0, t1;
+	int i, started = 0;
+
 	memset(w, 0, sizeof(w));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NCOUNTERS; i++)
 		before[i] = vmstat_get(counters[i]);
 	flt0 = minflt();
 	stop = 0;
 	t0 = fine_ns();
 	for (i = 0; i < threads; i++) {
-		w[i].rng = 0x9e3779b97f4a7c15ull * (i + 1);
+		w[i].rng = 0x9e3779b97f4a7c15ull * (i + 1) + c->rounds;
 		if (arena_init(&w[i].a, d) || pthread_create(&w[i].tid, NULL, worker_run, &w[i]))
 			break;
 		started++;
 	}
 	if (started == threads)
-		usleep(opt.seconds * 1000000);
+		usleep(opt.round_ms * 1000);
 	stop = 1;
 	for (i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);
 	t1 = fine_ns();
+	c->short_threads |= started != threads;
+	c->faults += minflt() - flt0;
+	for (i = 0; i < NCOUNTERS; i++) {
+		long now = vmstat_get(counters[i]);
+
+		c->have_counter[i] = before[i] >= 0 && now >= 0;
+		if (c->have_counter[i])
+			c->counter[i] += now - before[i];
+	}
 	for (i = 0; i < started; i++) {
-		iters += w[i].iters;
+		c->iters += w[i].iters;
 		records += w[i].records;
-		found += w[i].found;
-		purged += w[i].a.purged_reuses;
-		errors += w[i].a.errors;
-		ns_alloc += w[i].ns_alloc;
-		ns_copy += w[i].ns_copy;
-		ns_search += w[i].ns_search;
-		ns_free += w[i].ns_free;
+		c->purged += w[i].a.purged_reuses;
+		c->errors += w[i].a.errors;
+		c->ns_alloc += w[i].ns_alloc;
+		c->ns_copy += w[i].ns_copy;
+		c->ns_search += w[i].ns_search;
+		c->ns_free += w[i].ns_free;
 		arena_fini(&w[i].a);
 	}
-	res.records_per_s = records / ((t1 - t0) / 1e9);
-	res.ok = started == threads && !errors && iters > 0;
+	c->records += records;
+	c->seconds += (t1 - t0) / 1e9;
+	return records / ((t1 - t0) / 1e9);
+}
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	double s[MAX_ROUNDS];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void report(enum design d, int threads, struct config *c, int have_base, int have_mf)
+{
+	struct vmab_data dd;
+	int i, ok = !c->short_threads && !c->errors && c->iters > 0;
+	char name[64];
+
+	snprintf(name, sizeof(name), "churn_%s_%dt", design_name[d], threads);
 	data_begin(&dd, "bench");
 	data_str(&dd, "bench", "churn");
 	data_str(&dd, "design", design_name[d]);
 	data_long(&dd, "threads", threads);
 	data_str(&dd, "clock", fine_clock_name());
-	data_double(&dd, "seconds", (t1 - t0) / 1e9);
+	data_long(&dd, "rounds", c->rounds);
+	data_double(&dd, "seconds", c->seconds);
 	data_long(&dd, "chunk", (long)opt.chunk);
 	data_long(&dd, "searches_per_iter", opt.searches);
-	data_long(&dd, "iterations", iters);
-	data_long(&dd, "records", records);
-	data_double(&dd, "records_per_s", res.records_per_s);
-	if (dontneed_rps > 0)
-		data_double(&dd, "ratio_to_dontneed", res.records_per_s / dontneed_rps);
-	if (iters) {
-		data_double(&dd, "ns_alloc_per_iter", (double)ns_alloc / iters);
-		data_double(&dd, "ns_copy_per_iter", (double)ns_copy / iters);
-		data_double(&dd, "ns_search_per_iter", (double)ns_search / iters);
-		data_double(&dd, "ns_free_per_iter", (double)ns_free / iters);
-		data_double(&dd, "faults_per_iter", (double)(minflt() - flt0) / iters);
-	}
-	for (i = 0; i < 4; i++) {
-		long now = vmstat_get(counters[i]);
+	data_long(&dd, "iterations", c->iters);
+	data_long(&dd, "records", c->records);
+	data_double(&dd, "records_per_s", median(c->rps, c->rounds));
+	if (have_base) {
+		/* Each round's ratio is to the dontneed run just before it. */
+		data_double(&dd, "ratio_to_dontneed", median(c->ratio, c->rounds));
+		{
+			double lo = c->ratio[0], hi = c->ratio[0];
 
-		if (before[i] >= 0 && now >= 0)
-			data_long(&dd, counters[i], now - before[i]);
+			for (i = 1; i < c->rounds; i++) {
+				lo = c->ratio[i] < lo ? c->ratio[i] : lo;
+				hi = c->ratio[i] > hi ? c->ratio[i] : hi;
+			}
+			data_double(&dd, "ratio_min", lo);
+			data_double(&dd, "ratio_max", hi);
+		}
 	}
+	if (have_mf)
+		data_double(&dd, "ratio_to_madv_free", median(c->ratio_mf, c->rounds));
+	if (c->iters) {
+		data_double(&dd, "ns_alloc_per_iter", (double)c->ns_alloc / c->iters);
+		data_double(&dd, "ns_copy_per_iter", (double)c->ns_copy / c->iters);
+		data_double(&dd, "ns_search_per_iter", (double)c->ns_search / c->iters);
+		data_double(&dd, "ns_free_per_iter", (double)c->ns_free / c->iters);
+		data_double(&dd, "faults_per_iter", (double)c->faults / c->iters);
+	}
+	for (i = 0; i < NCOUNTERS; i++)
+		if (c->have_counter[i])
+			data_long(&dd, counters[i], c->counter[i]);
 	if (d == D_VRANGE)
-		data_long(&dd, "purged_reuses", purged);
-	data_long(&dd, "errors", errors);
+		data_long(&dd, "purged_reuses", c->purged);
+	data_long(&dd, "errors", c->errors);
 	data_emit(&dd);
-	tap_result(res.ok, "%s", name);
-	if (!res.ok)
-		printf("# %s: %d of %d threads, %ld iterations, %ld failed calls (%s)\n",
-		       name, started, threads, iters, errors, strerror(errno));
-	return res;
+	tap_result(ok, "%s", name);
+	if (!ok)
+		printf("# %s: %s, %ld iterations, %ld failed calls\n", name,
+		       c->short_threads ? "threads missing" : "all threads ran",
+		       c->iters, c->errors);
 }
 
 static int setup_source(void)
@@ -341,9 +400,10 @@ int main(int argc, char **argv)
 	int c, t, k;
 	char *s;
 
-	while ((c = getopt(argc, argv, "d:s:n:q:T:")) != -1) {
+	while ((c = getopt(argc, argv, "d:r:s:n:q:T:")) != -1) {
 		switch (c) {
-		case 'd': opt.seconds = atoi(optarg); break;
+		case 'd': opt.round_ms = (int)(atof(optarg) * 1000); break;
+		case 'r': opt.rounds = atoi(optarg); break;
 		case 's': opt.chunk = strtoul(optarg, &s, 0) << (*s == 'K' || *s == 'k' ? 10 : *s == 'M' || *s == 'm' ? 20 : 0); break;
 		case 'n': opt.nchunks = atoi(optarg); break;
 		case 'q': opt.searches = atoi(optarg); break;
@@ -353,14 +413,21 @@ int main(int argc, char **argv)
 				opt.threads[opt.nthreads++] = atoi(s);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-d S] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T 1,2]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-d S] [-r ROUNDS] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T 1,2]\n", argv[0]);
 			return 2;
 		}
 	}
 	opt.chunk &= ~(PAGE_SZ - 1);
-	if (opt.seconds < 1 || opt.chunk < PAGE_SZ || opt.nchunks < 1 || opt.searches < 0) {
+	if (opt.round_ms < 10 || opt.rounds < 1 || opt.rounds > MAX_ROUNDS ||
+	    opt.chunk < PAGE_SZ || opt.nchunks < 1 || opt.searches < 0) {
 		fprintf(stderr, "bench_churn: bad arguments\n");
 		return 2;
+	}
+	for (t = 0; t < opt.nthreads; t++) {
+		if (opt.threads[t] < 1 || opt.threads[t] > MAX_THREADS) {
+			fprintf(stderr, "bench_churn: 1 to %d threads\n", MAX_THREADS);
+			return 2;
+		}
 	}
 	if (!madv_free_supported())
 		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
@@ -368,9 +435,9 @@ int main(int argc, char **argv)
 		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
 
 	tap_plan(D_NR * opt.nthreads);
-	printf("# mode %s, variant %s, chunk %zu bytes, %d source chunks, %d searches an iteration, %d s a run, clock %s\n",
-	       vmab_mode(), vmab_variant(), opt.chunk, opt.nchunks, opt.searches, opt.seconds,
-	       fine_clock_name());
+	printf("# mode %s, variant %s, chunk %zu bytes, %d source chunks, %d searches an iteration, %d rounds of %d ms, clock %s\n",
+	       vmab_mode(), vmab_variant(), opt.chunk, opt.nchunks, opt.searches, opt.rounds,
+	       opt.round_ms, fine_clock_name());
 	if (setup_source()) {
 		printf("# no memory for the source chunks\n");
 		for (k = 0; k < D_NR * opt.nthreads; k++)
@@ -378,21 +445,42 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (t = 0; t < opt.nthreads; t++) {
-		double base = 0;
+		struct config cfg[D_NR];
+		int round;
 
+		memset(cfg, 0, sizeof(cfg));
+		/* Rounds interleave the designs, so a change in background load hits all of them. */
+		for (round = 0; round < opt.rounds; round++) {
+			double base = 0, mf = 0;
+
+			for (k = 0; k < D_NR; k++) {
+				enum design d = run_order[k];
+				struct config *c = &cfg[d];
+				double rps;
+
+				if (why[d])
+					continue;
+				rps = run_round(d, opt.threads[t], c);
+				c->rps[c->rounds] = rps;
+				if (d == D_DONTNEED)
+					base = rps;
+				if (d == D_MADV_FREE)
+					mf = rps;
+				c->ratio[c->rounds] = base > 0 ? rps / base : 0;
+				c->ratio_mf[c->rounds] = mf > 0 ? rps / mf : 0;
+				c->rounds++;
+			}
+		}
 		for (k = 0; k < D_NR; k++) {
 			enum design d = run_order[k];
 			char name[64];
 
 			snprintf(name, sizeof(name), "churn_%s_%dt", design_name[d], opt.threads[t]);
-			if (why[d]) {
+			if (why[d])
 				tap_skip(name, "%s", why[d]);
-				continue;
-			}
-			struct result r = run_config(d, opt.threads[t], base);
-
-			if (d == D_DONTNEED)
-				base = r.records_per_s;
+			else
+				report(d, opt.threads[t], &cfg[d], d != D_DONTNEED,
+				       d == D_VRANGE && !why[D_MADV_FREE]);
 		}
 	}
 	return 0;

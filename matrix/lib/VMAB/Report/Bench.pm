@@ -71,6 +71,13 @@ sub size_name {
 	return "$b B";
 }
 
+# " (1.8-2.3)": the range of a ratio over the rounds, where there were several.
+sub spread {
+	my ($x) = @_;
+	return '' unless $x && defined $x->{ratio_min} && defined $x->{ratio_max} && ($x->{rounds} // 1) > 1;
+	return sprintf(' (%.1f-%.1f)', $x->{ratio_min}, $x->{ratio_max});
+}
+
 sub ratio { my ($a, $b) = @_; return defined $a && defined $b && $b > 0 ? $a / $b : undef }
 sub fmt_x { my ($r) = @_; return defined $r ? sprintf('%.2fx', $r) : '-' }
 sub fmt_n { my ($n) = @_; return defined $n ? sprintf($n >= 100 ? '%.0f' : '%.1f', $n) : '-' }
@@ -185,7 +192,9 @@ sub churn_section {
 	my $md = "### Allocator churn (ebizzy-like)\n\n";
 	$md .= "Threads copy a random chunk into a freshly allocated one, search it and free it; " .
 		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
-		"in the same boot and mode (`keep` gives nothing back: the upper bound).\n\n";
+		"in the same boot and mode (`keep` gives nothing back: the upper bound). The designs run " .
+		"interleaved in rounds; a ratio is the median over the rounds of each round's ratio, " .
+		"with its range over the rounds in brackets.\n\n";
 	return $md . "_No churn figures in this run._\n\n" unless %$churn;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
 		my (@rows, @plot);
@@ -195,10 +204,15 @@ sub churn_section {
 			for my $th (sort { $a <=> $b } keys %by) {
 				my $b = $by{$th};
 				my $dn = $b->{dontneed}{records_per_s};
-				my %r = map { $_ => ratio(($b->{$_} // {})->{records_per_s}, $dn) } @CHURN_DESIGNS;
-				my $vf = ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
+				# The program's per-round medians where it gave them (each
+				# round's ratio to the run just before it), else the
+				# ratio of the medians.
+				my %r = map { $_ => ($b->{$_} // {})->{ratio_to_dontneed}
+					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } @CHURN_DESIGNS;
+				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
+					// ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
 				push @rows, "| $mode | $th | " . fmt_n($dn) . ' | ' .
-					join(' | ', map { fmt_x($r{$_}) } grep { $_ ne 'dontneed' } @CHURN_DESIGNS) .
+					join(' | ', map { fmt_x($r{$_}) . spread($b->{$_}) } grep { $_ ne 'dontneed' } @CHURN_DESIGNS) .
 					' | ' . fmt_x($vf) . " |\n";
 				push @plot, ["$mode/${th}t", map { $r{$_} } grep { $_ ne 'dontneed' } @CHURN_DESIGNS];
 				push @{$goals->{free}}, { variant => $v, mode => $mode, threads => $th,
