@@ -166,6 +166,7 @@ struct samples {
 	long purged_flag;	/* repeats whose NONVOLATILE reported purged */
 	long counter;		/* pgvrange_purged delta over the purges, -1: no counter */
 	long resident_after_purge;	/* mincore, summed over the purges */
+	int vmas_before, vmas_volatile;	/* /proc/self/maps lines around the first VOLATILE */
 	const char *purge_method;
 };
 
@@ -226,10 +227,14 @@ static int one_rep(enum design d, char *p, size_t len, struct samples *s, int pu
 		s->lost[OP_MADV_FREE] += lost_pages(p, len);
 		return 0;
 	case D_VRANGE:
+		if (!s->n[OP_VOLATILE])
+			s->vmas_before = count_vmas();
 		TIMED(s, OP_VOLATILE, r = sys_vrange((unsigned long)p, len,
 						      VRANGE_VOLATILE, NULL));
 		if (r != (long)len)
 			return -1;
+		if (s->n[OP_VOLATILE] == 1)
+			s->vmas_volatile = count_vmas();
 		TIMED(s, OP_NONVOLATILE, r = sys_vrange((unsigned long)p, len,
 							 VRANGE_NONVOLATILE, &purged));
 		if (r != (long)len || purged != 0)
@@ -284,6 +289,8 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 	if (op == OP_DONTNEED || op == OP_MADV_FREE || op == OP_NONVOLATILE ||
 	    op == OP_NONVOLATILE_PURGED)
 		data_long(&dd, "lost_pages_per_rep", s->lost[op] / n);
+	if (op == OP_VOLATILE)	/* 0: the flag of a whole VMA; 1 or 2: splits */
+		data_long(&dd, "vmas_added", s->vmas_volatile - s->vmas_before);
 	if (op == OP_NONVOLATILE_PURGED) {
 		data_long(&dd, "purged_flag_reps", s->purged_flag);
 		if (s->counter >= 0)
