@@ -25,6 +25,7 @@ our @MARK_COLS = (
 	[madv_free => madv_free => 'MADV_FREE, first call', 'ns_first'],
 	[vrange => volatile => 'vrange VOLATILE'], [vrange => nonvolatile => 'NONVOLATILE'],
 	[vrange => nonvolatile_purged => 'NONVOLATILE, all purged'],
+	[vrange => volatile_before_purge => 'VOLATILE, in the purge cycle'],
 );
 our @REFAULT_COLS = (
 	[dontneed => refault => 'after MADV_DONTNEED'], [madv_free => refault => 'after MADV_FREE'],
