@@ -112,7 +112,6 @@ static char *slot_addr(int s)
 
 /* Per thread: what it holds, for the SIGBUS handler. */
 static __thread int held_lo = -1, held_hi = -1;	/* [lo, hi) */
-static __thread volatile int tl_sigbus_in_op;
 static __thread char *tmp_area;				/* for mremap */
 static __thread uint64_t rng;
 
@@ -214,7 +213,6 @@ static void sigbus_handler(int sig, siginfo_t *si, void *uc)
 		_exit(4);
 	}
 	slots[s].state = MIXED;
-	tl_sigbus_in_op = 1;
 	tl_last_sigbus_page = (char *)((unsigned long)a & ~(PAGE_SZ - 1));
 	errno = saved;
 }
@@ -669,7 +667,6 @@ static int one_op(void)
 	hi = lo + n > NSLOTS ? NSLOTS : lo + n;
 	if (!take(lo, hi))
 		return 0;
-	tl_sigbus_in_op = 0;
 	for (s = lo; s < hi; s++)
 		any_hole |= slots[s].state == HOLE;
 	if (op < 25) {
