@@ -7,6 +7,7 @@ package VMAB::Tree;
 use strict;
 use warnings;
 use Exporter 'import';
+use Cwd ();
 use Digest::SHA;
 use File::Path qw(make_path remove_tree);
 use VMAB::File qw(slurp spew);
@@ -55,6 +56,7 @@ sub git { my ($tree, $log, @a) = @_; run_logged($log, 'git', '-C', $tree, @a) }
 sub prepare_tree {
 	my (%o) = @_;
 	my ($tarball, $patchdir, $src, $logdir) = @o{qw(tarball patchdir src logdir)};
+	$patchdir = Cwd::abs_path($patchdir) // die "no patch folder $o{patchdir}\n";
 	my $tree = "$src/linux";
 	my $log = "$logdir/tree.log";
 	make_path($src, $logdir);
