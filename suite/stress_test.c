@@ -931,8 +931,15 @@ int main(int argc, char **argv)
 		}
 	}
 	secs = (now_ns() - t0) / 1e9;
-	if (have_cg)
+	/*
+	 * A swap cache page whose entry exit could not free (its lock was
+	 * busy) keeps the entry until reclaim drops it: reclaim what is left
+	 * charged to the cgroup, so that what remains is the slot caches'.
+	 */
+	if (have_cg) {
+		memcg_reclaim(&cg, 64ul << 20);
 		memcg_destroy(&cg);
+	}
 	read_counters(&c1);
 	/* The gauge may trail a freed page by a per-CPU batch: settle a while. */
 	for (i = 0; i < 50 && c0.lazyfree >= 0 && c1.lazyfree != c0.lazyfree; i++) {
