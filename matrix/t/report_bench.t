@@ -30,6 +30,7 @@ my @swap_data = (
 	mark(qw(vrange nonvolatile), 4096, 10_000), mark(qw(vrange nonvolatile), $G, 15_000),
 	mark(qw(vrange nonvolatile_purged), 4096, 20_000), mark(qw(vrange nonvolatile_purged), $G, 9e8),
 	mark(qw(vrange refault_purged), 4096, 30_000), mark(qw(vrange refault_purged), $G, 7e9),
+	mark(qw(vrange getppid), 4096, 300), mark(qw(vrange getppid), $G, 180_000),
 	mark(qw(madv_free madv_free), 4096, 8_000), mark(qw(madv_free madv_free), $G, 1.5e8),
 	mark(qw(dontneed dontneed), 4096, 9_000), mark(qw(dontneed dontneed), $G, 8e8),
 	mark(qw(dontneed refault), 4096, 20_000), mark(qw(dontneed refault), $G, 1.1e10),
@@ -75,6 +76,8 @@ like($md, qr/\*\*Goal missed in both\*\*: vrange\(VOLATILE\) costs 20\.00x more 
 like($md, qr/Its largest step is 20\.00x, from 10\.0 µs at 4 KiB to 200\.0 µs at 1 GiB; from 1 GiB to 1 GiB it stays within 1\.00x\./,
      'where the growth happens');
 like($md, qr/The call added 0 VMAs at every size/, 'the VMA counter shown');
+like($md, qr/The control, a getppid\(\) timed at the same point, goes from 0\.3 µs to 180\.0 µs \(600\.00x\) across the same step, so the step is what any system call costs/,
+     'the control explains the step');
 like($md, qr/vrange\(VOLATILE\) mark cost, both swap-classic: 20\.00x at 1 GiB vs 4 KiB \(goal flat, within 2x: \*\*missed\*\*\)/,
      'mark goal in the summary');
 

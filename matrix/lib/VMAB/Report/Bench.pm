@@ -26,6 +26,7 @@ our @MARK_COLS = (
 	[vrange => volatile => 'vrange VOLATILE'], [vrange => nonvolatile => 'NONVOLATILE'],
 	[vrange => nonvolatile_purged => 'NONVOLATILE, all purged'],
 	[vrange => volatile_before_purge => 'VOLATILE, in the purge cycle'],
+	[vrange => getppid => 'getppid() at the same point (control)'],
 );
 our @REFAULT_COLS = (
 	[dontneed => refault => 'after MADV_DONTNEED'], [madv_free => refault => 'after MADV_FREE'],
@@ -154,7 +155,7 @@ sub mark_section {
 # Where the growth of one op happens: its largest step between neighbouring
 # sizes, how flat it is above that step, and the VMAs the call added.
 sub step_text {
-	my ($bysize) = @_;
+	my ($bysize, $control) = @_;
 	my @sz = sort { $a <=> $b } keys %$bysize;
 	my ($at, $best) = (undef, 0);
 	for my $i (1 .. $#sz) {
@@ -170,9 +171,16 @@ sub step_text {
 		size_name($sz[-1]), fmt_x(ratio($mx, $mn)));
 	my %vmas = map { ($bysize->{$_}{vmas_added} // '?') => 1 } @sz;
 	$s .= 'The call added ' . join(' or ', sort keys %vmas) . ' VMAs at every size ' .
-		'(0: it set the flag of a whole VMA; it has no page-table walk), so the step is fixed ' .
-		'cost that this run does not break down further (under TCG, a guess: memory or TLB ' .
-		'effects of emulation, not work per page).' if !$vmas{'?'};
+		'(0: it set the flag of a whole VMA, with no page-table walk). ' if !$vmas{'?'};
+	my ($c0, $c1) = map { ($control->{$_} // {})->{ns_median} } @sz[$at - 1, $at];
+	return $s unless defined $c0 && defined $c1 && $c0 > 0;
+	my $cr = $c1 / $c0;
+	$s .= sprintf('The control, a getppid() timed at the same point, goes from %s to %s (%s) across ' .
+		'the same step, ', t_ns($c0), t_ns($c1), fmt_x($cr));
+	$s .= $cr >= sqrt($best)
+		? 'so the step is what any system call costs after touching that much memory ' .
+		  '(under TCG: the emulated TLB), not work that VOLATILE does per page.'
+		: 'so the step is in VOLATILE itself.';
 	return $s;
 }
 
@@ -201,7 +209,7 @@ sub mark_verdict {
 		my $mf = $t->{madv_free}{madv_free}{$hi};
 		$md .= sprintf(', against %.1f ns a page for MADV_FREE, whose cost ~ size^%.2f', $mf->{ns_per_page},
 			log($gm) / log($hi / $lo)) if $mf && $gm;
-		$md .= '). ' . step_text($t->{vrange}{volatile});
+		$md .= '). ' . step_text($t->{vrange}{volatile}, $t->{vrange}{getppid});
 		$md .= "\n\n";
 	}
 	my ($gn) = growth($t, 'vrange', 'nonvolatile');
