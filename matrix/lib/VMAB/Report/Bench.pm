@@ -308,13 +308,16 @@ sub pressure_section {
 	my ($press, $dir) = @_;
 	my $md = "### Under memory pressure\n\n";
 	$md .= "Churn and an object cache in one memory cgroup whose `memory.max` is below " .
-		"their combined footprint; per design, in each run-time mode (with and without swap).\n\n";
+		"their combined footprint; per design, in each run-time mode (with and without swap). " .
+		"`pgvrange_purged` and `pswpout` exist only in /proc/vmstat, which counts events only with " .
+		"CONFIG_VM_EVENT_COUNTERS; where it does not, the cgroup's own `pgsteal` (pages reclaimed) " .
+		"and its swap peak stand in, and the cache's own count of pages it found discarded is exact.\n\n";
 	return $md . "_No pressure figures in this run._\n\n" unless %$press;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
 		my (@cplot, @rplot);
 		$md .= "#### $v\n\n| mode | design | churn records/s | vs DONTNEED | cache accesses/s | vs DONTNEED | " .
-			"regenerated | wrong | cache pages found discarded | purged (vrange) | lazyfreed (MADV_FREE) | " .
-			"swap out | major faults | OOM kills |\n" . '|---' x 14 . "|\n";
+			"regenerated | wrong | cache pages found discarded | reclaimed (memcg pgsteal) | purged (vrange) | " .
+			"lazyfreed (MADV_FREE) | swap out | major faults | OOM kills |\n" . '|---' x 15 . "|\n";
 		for my $mode (ordered(\@MODE_ORDER, keys %{$press->{$v}})) {
 			my %by = map { $_->{design} => $_ } @{$press->{$v}{$mode}};
 			for my $dn (grep { $by{$_} } @PRESSURE_DESIGNS) {
@@ -324,7 +327,7 @@ sub pressure_section {
 					fmt_x($x->{cache_ratio_to_dontneed}),
 					defined $x->{cache_regenerated} ? "$x->{cache_regenerated}/" . ($x->{cache_ops} // '?') : '-',
 					($x->{cache_wrong} ? "**$x->{cache_wrong}**" : $x->{cache_wrong} // '-'),
-					$x->{cache_pages_lost} // '-', counter($x, 'pgvrange_purged'), counter($x, 'pglazyfreed'), swap_out($x),
+					$x->{cache_pages_lost} // '-', $x->{memcg_pgsteal} // '-', counter($x, 'pgvrange_purged'), counter($x, 'pglazyfreed'), swap_out($x),
 					$x->{memcg_pgmajfault} // '-',
 					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
 			}
