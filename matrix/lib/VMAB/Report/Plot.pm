@@ -27,7 +27,7 @@ sub data_text {
 sub run {
 	my ($dir, $name, $script, $rows) = @_;
 	spew("$dir/$name.dat", data_text($rows));
-	spew("$dir/$name.gp", "set terminal svg size 820,420 dynamic font 'sans,11'\n" .
+	spew("$dir/$name.gp", "set terminal svg size 900,560 dynamic font 'sans,11'\n" .
 		"set output " . gq("$dir/$name.svg") . "\nset datafile missing '?'\n" .
 		"set termoption noenhanced\nset datafile separator '\\t'\nset grid\nset key outside right top\n" . $script);
 	open(my $save_err, '>&', \*STDERR) or die "dup STDERR: $!\n";
@@ -51,7 +51,8 @@ sub lines_svg {
 	my $s = '';
 	$s .= "set title " . gq($o->{title}) . "\n" if $o->{title};
 	$s .= "set xlabel " . gq($o->{xlabel} // '') . "\nset ylabel " . gq($o->{ylabel} // '') . "\n";
-	$s .= "set logscale x 2\nset format x '%.0b%BB'\n" if $o->{logx};
+	$s .= "set logscale x 2\nset format x '%.0b%BB'\nset xtics rotate by -45\n" if $o->{logx};
+	$s .= "set key below horizontal maxcols 3\n";
 	$s .= "set logscale y 10\n" if $o->{logy};
 	my $file = gq("$dir/$name.dat");
 	$s .= 'plot ' . join(", \\\n\t", map {
