@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -241,6 +242,7 @@ static int read_faults(const char *p)
 FIXTURE(vr) {
 	struct memcg cg;
 	int have_cg;
+	int hugetlb_pool;	/* the test set nr_hugepages: reset it */
 };
 
 FIXTURE_SETUP(vr)
@@ -258,6 +260,8 @@ FIXTURE_SETUP(vr)
 
 FIXTURE_TEARDOWN(vr)
 {
+	if (self->hugetlb_pool)
+		write_file("/proc/sys/vm/nr_hugepages", "0");
 	if (self->have_cg) {
 		memcg_leave();
 		memcg_destroy(&self->cg);
@@ -453,6 +457,7 @@ TEST_F(vr, einval_hugetlb)
 	int vmas;
 
 	NEED_VRANGE();
+	self->hugetlb_pool = 1;
 	write_file("/proc/sys/vm/nr_hugepages", "1");
 	p = mmap(NULL, HPAGE_SZ, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
@@ -465,7 +470,6 @@ TEST_F(vr, einval_hugetlb)
 	ASSERT_EQ(vmas, count_vmas());
 	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
 	munmap(p, HPAGE_SZ);
-	write_file("/proc/sys/vm/nr_hugepages", "0");
 }
 
 /* [vvar] is a VM_IO | VM_PFNMAP special mapping in every process. */
@@ -750,6 +754,96 @@ TEST_F_TIMEOUT(vr, events_counted, 120)
 	ASSERT_EQ(1, events("pgvrange_sigbus") - sigbus0);
 	close(fd[0]);
 	close(fd[1]);
+}
+
+/*
+ * Global pressure: no memcg limit.  A hugetlb pool takes most of the free
+ * memory at once (cheap: the kernel does not touch its pages), then a hog
+ * grows until kswapd or direct reclaim purges some of a volatile area
+ * (without swap, the volatile pages are the only anon memory reclaim can
+ * take).  The hog stops at the first purged page, long before the OOM
+ * killer would be needed; pool and hog are given back at the end.
+ */
+static void set_hugetlb_pool(long pages)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%ld", pages);
+	write_file("/proc/sys/vm/nr_hugepages", v);
+}
+
+TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
+{
+	const size_t vlen = 64UL << 20, chunk = 4UL << 20;
+	long purged0, lost = 0, gone = 0, total_kb = meminfo_kb("MemTotal");
+	long free_kb = meminfo_kb("MemFree");
+	size_t off, hogged = 0, nchunks = 0;
+	char *p, *chunks[1024];
+	int purged = 7;
+
+	NEED_VRANGE();
+	ASSERT_LT(0, total_kb);
+	purged0 = events("pgvrange_purged");
+	p = volatile_area(vlen, SEED);
+	ASSERT_NE(NULL, p);
+	/* Leave 64 MiB free besides the volatile area */
+	self->hugetlb_pool = 1;
+	if (free_kb > (long)(vlen >> 10) + (128L << 10))
+		set_hugetlb_pool((free_kb - (long)(vlen >> 10) - (64L << 10)) /
+				 (HPAGE_SZ >> 10));
+	gone = nonresident(p, vlen);
+	while (!gone && hogged < (size_t)total_kb * 1024 && nchunks < 1024) {
+		char *h = map_anon(chunk);
+
+		ASSERT_NE(MAP_FAILED, h);
+		memset(h, 0x5a, chunk);
+		chunks[nchunks++] = h;
+		hogged += chunk;
+		gone = nonresident(p, vlen);
+	}
+	while (nchunks)
+		munmap(chunks[--nchunks], chunk);
+	set_hugetlb_pool(0);
+	ASSERT_LT(0, gone);
+	ASSERT_EQ((long)vlen, vr(p, vlen, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	for (off = 0; off < vlen; off += PAGE_SZ) {
+		if (range_is_zero(p + off, PAGE_SZ))
+			lost++;
+		else
+			ASSERT_TRUE(page_intact(p, off, SEED));
+	}
+	/* Purging may have gone on after the last look: at least that many */
+	ASSERT_LE(gone, lost);
+	ASSERT_EVENTS("pgvrange_purged", purged0, lost);
+	TH_LOG("hog %zu MiB, purged %ld of %zu pages", hogged >> 20, lost,
+	       vlen / PAGE_SZ);
+}
+
+/* swapoff walks every page table: purged markers are not swap entries. */
+TEST_F_TIMEOUT(vr, swapoff_keeps_purged_state, 300)
+{
+	char *p, *q;
+	int purged = 7;
+
+	NEED_VRANGE();
+	if (!vmab_mode_has_swap())
+		SKIP(return, "no swap device in mode %s", vmab_mode());
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	q = map_anon(LEN);		/* ordinary memory, swapped out */
+	ASSERT_NE(MAP_FAILED, q);
+	fill_pages(q, LEN, SEED + 7);
+	ASSERT_EQ(NPAGES / 2, pageout_all(p, LEN / 2));
+	ASSERT_EQ(0, madvise(q, LEN, MADV_PAGEOUT));
+	ASSERT_EQ(0, swapoff("/dev/vda"));
+	ASSERT_EQ(0, swapon("/dev/vda", 0));
+	ASSERT_EQ(-1, check_pages(q, LEN, SEED + 7));
+	ASSERT_EQ(NPAGES / 2, nonresident(p, LEN));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, LEN / 2));
+	ASSERT_EQ(-1, check_pages(p + LEN / 2, LEN / 2, SEED + NPAGES / 2));
 }
 
 /* --- access to purged pages ---------------------------------------------- */
