@@ -9,7 +9,8 @@
  *
  * PROCESSES workers (default 2), each with THREADS threads (default 4),
  * and one reclaimer process that keeps writing memory.reclaim of the
- * test's memory cgroup.  Each worker owns a region of NSLOTS slots of
+ * test's memory cgroup; in the swap modes the parent also turns the swap
+ * device off and on again every 5 s.  Each worker owns a region of NSLOTS slots of
  * SLOT_PAGES pages.  A thread takes one slot's lock, or several adjacent
  * ones, with trylock (no lock order, no deadlock) and then marks,
  * unmarks, queries, reads, writes, MADV_FREEs, pages out, mprotects,
@@ -54,6 +55,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -828,6 +830,21 @@ static void settle(void)
 	vmstat_refresh();
 }
 
+/* The first active swap device in /proc/swaps, or "" when none is. */
+static void active_swap_device(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/swaps", "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] == '/' && sscanf(line, "%127s", buf) == 1)
+			break;
+	fclose(f);
+}
+
 struct counters {
 	long lazyfree, anon, swap_kb, vr_sigbus, vr_purged, lazyfreed;
 };
@@ -855,7 +872,10 @@ int main(int argc, char **argv)
 	struct memcg cg;
 	double secs;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN), slack, swap_slack;
-	long lazyfree_max = -1;
+	long lazyfree_max = -1, swapoffs = 0, swapoff_failed = 0;
+	char swap_dev[128];
+	uint64_t next_swapoff;
+	int swap_lost = 0;
 
 	if (env)
 		seconds = atoi(env);
@@ -911,12 +931,35 @@ int main(int argc, char **argv)
 		rng = seed ^ 0xabcdef;
 		reclaimer(&cg);
 	}
-	/* Meanwhile, sample the gauge: it must have moved to mean anything. */
+	/*
+	 * Meanwhile, sample the gauge (it must have moved to mean anything)
+	 * and, with swap, turn the swap device off and on every few seconds:
+	 * swapoff walks every page table, purge markers and all (SPEC 4.3).
+	 */
+	swap_dev[0] = '\0';
+	if (vmab_mode_has_swap())
+		active_swap_device(swap_dev, sizeof(swap_dev));
+	next_swapoff = now_ns() + 3000000000ull;
 	while (now_ns() < deadline_ns) {
 		long g = vmstat_get("nr_lazyfree");
 
 		if (g > lazyfree_max)
 			lazyfree_max = g;
+		if (swap_dev[0] && now_ns() > next_swapoff &&
+		    deadline_ns - now_ns() > 2000000000ull) {
+			if (swapoff(swap_dev) == 0) {
+				swapoffs++;
+				if (swapon(swap_dev, 0)) {
+					printf("# swapon %s after swapoff: %s\n",
+					       swap_dev, strerror(errno));
+					swap_lost = 1;
+					swap_dev[0] = '\0';
+				}
+			} else {
+				swapoff_failed++;
+			}
+			next_swapoff = now_ns() + 5000000000ull;
+		}
 		usleep(100000);
 	}
 	for (i = 0; i <= nprocs; i++) {
@@ -947,7 +990,7 @@ int main(int argc, char **argv)
 		read_counters(&c1);
 	}
 
-	tap_result(!failed && st->errors == 0, "stress_integrity");
+	tap_result(!failed && st->errors == 0 && !swap_lost, "stress_integrity");
 	if (c0.lazyfree < 0)
 		tap_skip("stress_lazyfree_gauge_balances",
 			 "no nr_lazyfree in /proc/vmstat (kernel without the gauge)");
@@ -1029,6 +1072,8 @@ int main(int argc, char **argv)
 	data_long(&d, "nr_lazyfree_start", c0.lazyfree);
 	data_long(&d, "nr_lazyfree_end", c1.lazyfree);
 	data_long(&d, "nr_lazyfree_max", lazyfree_max);
+	data_long(&d, "swapoffs", swapoffs);
+	data_long(&d, "swapoff_failed", swapoff_failed);
 	data_long(&d, "nr_anon_pages_delta", c1.anon - c0.anon);
 	data_long(&d, "swap_used_kb_delta",
 		  c0.swap_kb >= 0 && c1.swap_kb >= 0 ? c1.swap_kb - c0.swap_kb : 0);
@@ -1038,5 +1083,5 @@ int main(int argc, char **argv)
 	data_long(&d, "vrange", have_vr);
 	data_long(&d, "madv_free", have_mf);
 	data_emit(&d);
-	return failed || st->errors || !ok_anon || !ok_lazy || !ok_sigbus || !ok_swap;
+	return failed || st->errors || swap_lost || !ok_anon || !ok_lazy || !ok_sigbus || !ok_swap;
 }
