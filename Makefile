@@ -14,7 +14,7 @@ deps:
 	tools/install-deps.sh
 
 matrix: deps
-	$(DRIVER) --list run.list,bench.list
+	$(DRIVER) --list run.list,bench.list --timeout-factor 2
 
 check: deps test-host
 	$(DRIVER) --list run.list --judge
@@ -23,10 +23,10 @@ test-host: deps
 	prove -I matrix/lib matrix/t
 
 bench: deps
-	$(DRIVER) --list bench.list
+	$(DRIVER) --list bench.list --timeout-factor 2
 
 stress: deps
-	$(DRIVER) --list stress.list
+	$(DRIVER) --list stress.list --timeout-factor 8
 
 report:
 	$(DRIVER) --report-only
