@@ -1,4 +1,5 @@
-# Entry points (SPEC 7).  V=name[,name] limits the variants.
+# Entry points (SPEC 7).  V=name[,name] limits the variants; RERUN=1 boots
+# every variant even when a clean boot of the same images can be reused.
 #   make matrix   build, boot and run every variant, write the report
 #   make check    host-side tests, then the matrix judged against
 #                 matrix/expected.tsv (non-zero on any unexpected result)
@@ -14,10 +15,10 @@ deps:
 	tools/install-deps.sh
 
 matrix: deps
-	$(DRIVER) --list run.list,bench.list --timeout-factor 2
+	$(DRIVER) --list run.list,selftests.list,bench.list --timeout-factor 2
 
 check: deps test-host
-	$(DRIVER) --list run.list --judge
+	$(DRIVER) --list run.list,selftests.list --judge
 
 test-host: deps
 	prove -I matrix/lib matrix/t

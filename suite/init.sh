@@ -10,6 +10,9 @@
 #   @@vmab begin mode=M prog=P
 #   @@vmab end mode=M prog=P rc=N ms=N
 # and the run ends with "@@vmab done".
+# A list line "once PROG ARGS" runs PROG in the first mode only (vmab_once=0:
+# in none of this boot's modes; the host gives that to a variant's second
+# boot, so that "once" stays once per variant).
 /bin/busybox --install -s /bin
 export PATH=/bin:/suite
 
@@ -63,6 +66,7 @@ export VMAB_VARIANT=${vmab_variant:-unknown}
 lists=$(echo "${vmab_list:-/suite/run.list}" | tr , ' ')
 say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=$vmab_modes"
 
+once=${vmab_once:-1}
 for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 	case $mode in
 	swap-*) set_swap on || die "mode $mode: swapon /dev/vda failed" ;;
@@ -77,6 +81,14 @@ for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 	# shellcheck disable=SC2086
 	cat $lists | while read -r prog args; do
 		case $prog in ''|'#'*) continue ;; esac
+		if [ "$prog" = once ]; then
+			[ "$once" = 1 ] || continue
+			# shellcheck disable=SC2086
+			set -- $args
+			prog=$1
+			shift
+			args="$*"
+		fi
 		say "@@vmab begin mode=$mode prog=$prog"
 		t0=$(ms)
 		# shellcheck disable=SC2086
@@ -85,6 +97,7 @@ for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 		t1=$(ms)
 		say "@@vmab end mode=$mode prog=$prog rc=$rc ms=$(( (t1 - t0) * 10 ))"
 	done
+	once=0
 done
 say "@@vmab done"
 sync

@@ -37,6 +37,9 @@ else
 $(warning selftests-vm: no sys/capability.h (libcap-dev): mlock-random-test left out)
 endif
 
+# mrelease_test uses __NR_pidfd_open and __NR_process_mrelease without
+# including <sys/syscall.h>, so both are its fallback -1 (ENOSYS, a skip).
+
 VMST_BINS := $(patsubst %,$(OUT)/vm/%,$(VMST_PROGS))
 
 selftests-vm: $(VMST_BINS) $(OUT)/vmselftest
@@ -45,7 +48,8 @@ $(OUT)/vm/%: $(VMST)/%.c | $(OUT)/vm
 	$(CC) $(VMST_CFLAGS) -o $@ $< \
 		$(if $(filter $*,$(VMST_UTIL)),$(VMST)/vm_util.c) $(VMST_LDLIBS) \
 		$(if $(filter $*,ksm_tests),-lnuma) \
-		$(if $(filter $*,mlock-random-test),-lcap)
+		$(if $(filter $*,mlock-random-test),-lcap) \
+		$(if $(filter $*,mrelease_test),-include sys/syscall.h)
 
 $(OUT)/vmselftest: vmselftest.sh | $(OUT)
 	install -m 0755 $< $@

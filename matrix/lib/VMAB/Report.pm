@@ -66,7 +66,9 @@ sub summary {
 			$x->{outcome} // '?', $x->{kernel_release} // '?',
 			join(', ', sort keys %{$x->{modes} // {}}),
 			map({ defined $ph->{$_} ? sprintf('%.0f', $ph->{$_}) : '-' }
-			    qw(config build boot)),
+			    qw(config build)),
+			defined $ph->{boot} ? sprintf('%.0f%s', $ph->{boot},
+				$ph->{boot_reused} ? ' (reused)' : '') : '-',
 			scalar @{$x->{problems} // []});
 	}
 	return $s;
