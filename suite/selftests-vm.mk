@@ -44,7 +44,7 @@ VMST_BINS := $(patsubst %,$(OUT)/vm/%,$(VMST_PROGS))
 
 selftests-vm: $(VMST_BINS) $(OUT)/vmselftest
 
-$(OUT)/vm/%: $(VMST)/%.c | $(OUT)/vm
+$(OUT)/vm/%: $(VMST)/%.c selftests-vm.mk | $(OUT)/vm
 	$(CC) $(VMST_CFLAGS) -o $@ $< \
 		$(if $(filter $*,$(VMST_UTIL)),$(VMST)/vm_util.c) $(VMST_LDLIBS) \
 		$(if $(filter $*,ksm_tests),-lnuma) \

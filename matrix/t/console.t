@@ -66,4 +66,23 @@ $res = parse_results(slurp("$fx/clean.results") =~ s/rc=0 ms=880/rc=139 ms=880/r
 $c = classify(console => '', results => $res);
 is($c->{outcome}, 'FAIL', 'a crashed program: FAIL');
 like(join(' ', @{$c->{why}}), qr/exit status 139/, '... named');
+
+# Exit status 4 (KSFT_SKIP) is clean only when that run skipped everything.
+my $one = sub {
+	my ($tap, $rc) = @_;
+	return classify(console => '', results => parse_results(
+		"\@\@vmab hello variant=x\n" .
+		"\@\@vmab begin mode=noswap-classic prog=vmselftest\n" .
+		"TAP version 13\n1..1\nok 1 a\n" .
+		"\@\@vmab end mode=noswap-classic prog=vmselftest rc=0 ms=10\n" .
+		"\@\@vmab begin mode=noswap-classic prog=vmselftest\n" .
+		"TAP version 13\n1..1\n$tap\n" .
+		"\@\@vmab end mode=noswap-classic prog=vmselftest rc=$rc ms=10\n" .
+		"\@\@vmab done\n"));
+};
+is($one->('ok 1 b # SKIP needs swap', 4)->{outcome}, 'PASS', 'exit 4 after a skip: PASS');
+$c = $one->('ok 1 b', 4);
+is($c->{outcome}, 'FAIL', 'exit 4 after a pass: FAIL');
+like(join(' ', @{$c->{why}}), qr/vmselftest: exit status 4/, '... named');
+is($one->('ok 1 b # SKIP x', 2)->{outcome}, 'FAIL', 'exit 2 after a skip: FAIL');
 done_testing;

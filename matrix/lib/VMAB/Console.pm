@@ -79,8 +79,10 @@ sub classify {
 				push @why, "$at: missing from the initramfs";
 				next;
 			}
-			# kselftest programs exit 1 when a test failed; more is a crash.
-			push @why, "$at: exit status $p->{rc}" if $p->{rc} > 1;
+			# kselftest programs exit 1 when a test failed, 4 (KSFT_SKIP)
+			# when all they ran was skipped; anything else is a crash.
+			push @why, "$at: exit status $p->{rc}"
+				if $p->{rc} > 1 && !($p->{rc} == 4 && all_skipped($p));
 			push @why, "$at: no TAP plan" unless $p->{planned};
 			push @why, "$at: ran $p->{ran} of $p->{planned} planned tests"
 				if $p->{planned} && $p->{ran} != $p->{planned};
@@ -90,6 +92,12 @@ sub classify {
 		$outcome = @why ? 'FAIL' : 'PASS';
 	}
 	return { outcome => $outcome, why => \@why, splats => \@splats };
+}
+
+# Did this run of the program report tests, every one of them a skip?
+sub all_skipped {
+	my ($p) = @_;
+	return $p->{ran} && $p->{skipped} == $p->{ran};
 }
 
 1;

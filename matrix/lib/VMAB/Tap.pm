@@ -34,7 +34,7 @@ sub parse_tap_line {
 
 # parse_results($text) -> {
 #   hello => {variant, kernel, modes} | undef, done => 0|1, errors => [...],
-#   programs => [{mode, prog, rc, ms, planned, ran}],
+#   programs => [{mode, prog, rc, ms, planned, ran, skipped}],
 #   tests => [{id => "prog/name", mode, prog, name, result, reason}],
 #   data => [{mode, prog, ...json...}], bad_data => [lines] }
 sub parse_results {
@@ -49,7 +49,7 @@ sub parse_results {
 			$r{hello} = { map { split /=/, $_, 2 } split ' ', $1 };
 		} elsif ($l =~ /^\@\@vmab begin mode=(\S+) prog=(\S+)/) {
 			$cur = { mode => $1, prog => $2, rc => undef, ms => undef,
-				 planned => 0, ran => 0 };
+				 planned => 0, ran => 0, skipped => 0 };
 		} elsif ($l =~ /^\@\@vmab end mode=(\S+) prog=(\S+) rc=(\d+) ms=(-?\d+)/) {
 			next unless $cur && $cur->{prog} eq $2 && $cur->{mode} eq $1;
 			@$cur{qw(rc ms)} = ($3 + 0, $4 + 0);
@@ -75,6 +75,7 @@ sub parse_results {
 			$cur->{last_run} = $1;	# kselftest harness
 		} elsif (my $t = parse_tap_line($l)) {
 			$cur->{ran}++;
+			$cur->{skipped}++ if $t->{result} eq 'skip';
 			# 6.1's harness prints "ok N # SKIP why" without the name.
 			$t->{name} = $cur->{last_run} // "test$t->{num}"
 				unless length $t->{name};
