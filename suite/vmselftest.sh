@@ -42,7 +42,7 @@ if [ ! -x "$bin" ]; then
 	echo "ok 1 $name # SKIP $prog was not built (see selftests-vm.mk)"
 	exit 4
 fi
-if [ "$needs" = swap ] && [ "$(grep -c '^/' /proc/swaps)" -eq 0 ]; then
+if [ "$needs" = swap ] && ! grep -qs '^/' /proc/swaps; then
 	echo "ok 1 $name # SKIP needs an active swap device"
 	exit 4
 fi
