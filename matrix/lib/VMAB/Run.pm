@@ -3,20 +3,25 @@ package VMAB::Run;
 use strict;
 use warnings;
 use Exporter 'import';
+use POSIX ();
 
-our @EXPORT_OK = qw(run_logged capture);
+our @EXPORT_OK = qw(run_logged capture check_disk);
 
 # run_logged($log, @cmd): runs @cmd with stdout and stderr appended to $log.
 # Dies with the command, its status and the log's tail when it fails.
 sub run_logged {
 	my ($log, @cmd) = @_;
+	open(my $out, '>>', $log) or die "cannot write $log: $!\n";
 	my $pid = fork // die "fork: $!\n";
 	if (!$pid) {
-		open(STDOUT, '>>', $log) or die "cannot write $log: $!\n";
-		open(STDERR, '>&', \*STDOUT) or die "dup: $!\n";
-		open(STDIN, '<', '/dev/null');
-		exec { $cmd[0] } @cmd or die "exec $cmd[0]: $!\n";
+		# Never return into the caller's code from the child.
+		no warnings 'exec';
+		open(STDOUT, '>&', $out) && open(STDERR, '>&', $out) &&
+			open(STDIN, '<', '/dev/null') && exec { $cmd[0] } @cmd;
+		syswrite($out, "cannot run $cmd[0]: $!\n");
+		POSIX::_exit(127);
 	}
+	close($out);
 	waitpid($pid, 0);
 	my $st = $?;
 	return 1 if $st == 0;
@@ -38,6 +43,18 @@ sub capture {
 	my $out = <$fh> // '';
 	close($fh) or die "command failed: @cmd\n";
 	return $out;
+}
+
+# check_disk($dir, $gib): stop early, and say why, when the file system of
+# $dir has less than $gib GiB free (the tree takes about 6 GiB, a variant's
+# build folder up to 3 GiB with the debug one).
+sub check_disk {
+	my ($dir, $gib) = @_;
+	my ($avail) = capture('df', '-Pk', $dir) =~ /\n\S+\s+\d+\s+\d+\s+(\d+)/;
+	die "cannot tell the free space of $dir from df\n" unless defined $avail;
+	die sprintf("not enough disk space in %s: %.1f GiB free, want %d GiB\n",
+		    $dir, $avail / 1048576, $gib) if $avail < $gib * 1048576;
+	return $avail;
 }
 
 1;
