@@ -27,8 +27,13 @@ sub build_initramfs {
 	run_logged($log, 'cp', '-a', "$progs/.", "$root/suite/");
 	rename("$root/suite/init", "$root/init") or die "no init in $progs\n";
 	my $img = "$out/initramfs.cpio.gz";
+	# Byte for byte the same image from the same files (no dates, inode
+	# or device numbers, names in a fixed order), so that an unchanged
+	# guest is recognised (VMAB::Reuse).
 	run_logged($log, 'sh', '-c',
-		   "cd '$root' && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1 > '$img.tmp'");
+		   "cd '$root' && find . -exec touch -h -d \@0 {} + && " .
+		   "find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | " .
+		   "gzip -1 -n > '$img.tmp'");
 	rename("$img.tmp", $img) or die "rename $img: $!\n";
 	return $img;
 }
