@@ -76,6 +76,10 @@ sub prepare_tree {
 		run_logged($log, 'tar', '-xf', $tarball, '-C', $tree,
 			   '--strip-components=1');
 		git($tree, $log, 'init', '-q');
+		# No background "gc --auto" repacking 80,000 loose objects
+		# while the kernels build: the tree is thrown away, not kept.
+		git($tree, $log, 'config', 'gc.auto', '0');
+		git($tree, $log, 'config', 'maintenance.auto', 'false');
 		# Debian's .gitignore ignores the whole top level: force.
 		git($tree, $log, 'add', '-A', '-f');
 		git($tree, $log, '-c', 'user.name=vmab', '-c', 'user.email=vmab@localhost',
