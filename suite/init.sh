@@ -10,9 +10,8 @@
 #   @@vmab begin mode=M prog=P
 #   @@vmab end mode=M prog=P rc=N ms=N
 # and the run ends with "@@vmab done".
-# A list line "once PROG ARGS" runs PROG in the first mode only (vmab_once=0:
-# in none of this boot's modes; the host gives that to a variant's second
-# boot, so that "once" stays once per variant).
+# A list line "once PROG ARGS" runs PROG in the first mode only, so once per
+# variant (vmab_once=0 on the command line: in none of the modes).
 /bin/busybox --install -s /bin
 export PATH=/bin:/suite
 
