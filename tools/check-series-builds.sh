@@ -16,6 +16,8 @@
 # WORKDIR/src and WORKDIR/build are deleted and recreated on every run.
 # Exits non-zero if any build fails.  Builds are slow; run it under
 # `nice -n 19` on a shared machine.  JOBS (default 2) sets make -j.
+# FROM=N applies patches 1..N-1 without building them (they were checked
+# before) and builds from the Nth on.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 do_off=1
@@ -99,6 +101,10 @@ for s in common vrange madv-free; do
 			am -q "$top/patches/$s/$p" >"$log" 2>&1; then
 			echo "FAIL $name (git am)"; sed 's/^/    /' "$log" | head -n 15
 			exit 1
+		fi
+		if [ "$n" -lt "${FROM:-1}" ]; then
+			echo "applied $name (not built: FROM=$FROM)"
+			continue
 		fi
 		mapfile -t files < <(git -C "$src" diff --name-only HEAD~1 HEAD)
 		step "$name" "$log.build" "${files[@]}"
