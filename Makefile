@@ -24,10 +24,10 @@ test-host: deps
 	prove -I matrix/lib matrix/t
 
 bench: deps
-	$(DRIVER) --list bench.list --timeout-factor 2
+	$(DRIVER) --set bench --list bench.list --timeout-factor 2
 
 stress: deps
-	$(DRIVER) --list stress.list --timeout-factor 8
+	$(DRIVER) --set stress --list stress.list --timeout-factor 8
 
 report:
 	$(DRIVER) --report-only
