@@ -5,6 +5,7 @@
 #                 matrix/expected.tsv (non-zero on any unexpected result)
 #   make bench    the benchmarks alone (suite/bench.list)
 #   make stress   the 10-minute stress run (suite/stress.list)
+#   make tree     unpack and patch out/src/linux only
 #   make report   regenerate out/report from out/results/matrix.json
 PERL ?= perl
 DRIVER := $(PERL) matrix/vmab $(if $(V),--variants $(V))
@@ -20,8 +21,12 @@ matrix: deps
 check: deps test-host
 	$(DRIVER) --list run.list,selftests.list --judge
 
-test-host: deps
+# The host tests need the patched tree: patches.t runs its checkpatch.pl.
+test-host: deps tree
 	prove -I matrix/lib matrix/t
+
+tree: deps
+	$(PERL) matrix/vmab --tree-only
 
 bench: deps
 	$(DRIVER) --set bench --list bench.list --timeout-factor 2
@@ -38,4 +43,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps matrix check test-host bench stress report clean distclean
+.PHONY: all deps tree matrix check test-host bench stress report clean distclean

@@ -50,6 +50,7 @@ sub capture {
 # build folder up to 3 GiB with the debug one).
 sub check_disk {
 	my ($dir, $gib) = @_;
+	die "no folder $dir to check the free space of\n" unless -d $dir;
 	my ($avail) = capture('df', '-Pk', $dir) =~ /\n\S+\s+\d+\s+\d+\s+(\d+)/;
 	die "cannot tell the free space of $dir from df\n" unless defined $avail;
 	die sprintf("not enough disk space in %s: %.1f GiB free, want %d GiB\n",
