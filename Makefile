@@ -26,7 +26,7 @@ test-host: deps tree
 	prove -I matrix/lib matrix/t
 
 tree: deps
-	$(PERL) matrix/vmab --tree-only
+	$(DRIVER) --tree-only
 
 bench: deps
 	$(DRIVER) --set bench --list bench.list --timeout-factor 2
