@@ -32,7 +32,7 @@ bench: deps
 	$(DRIVER) --set bench --list bench.list --timeout-factor 2
 
 stress: deps
-	$(DRIVER) --set stress --list stress.list --timeout-factor 8
+	$(DRIVER) --set stress --list stress.list --timeout-factor 8 --judge
 
 report:
 	$(DRIVER) --report-only
