@@ -11,6 +11,7 @@ use VMAB::Tree qw(series_patches);
 my $top = "$FindBin::Bin/../..";
 my $checkpatch = "$top/out/src/linux/scripts/checkpatch.pl";
 my @IGNORE = qw(FILE_PATH_CHANGES);	# "does MAINTAINERS need updating?"
+my $have_checkpatch = ok(-x $checkpatch, "the tree's checkpatch.pl is there (make tree)");
 
 for my $s (@VMAB::Tree::SERIES) {
 	my $dir = "$top/patches/$s";
@@ -22,7 +23,7 @@ for my $s (@VMAB::Tree::SERIES) {
 		next if $name =~ /^0000-/;	# a cover letter
 		ok($listed{$name}, "$s: $name is in the series");
 	}
-	ok(-x $checkpatch, "$s: the tree's checkpatch.pl is there (make tree)") or next;
+	next unless $have_checkpatch;
 	for my $p (@listed) {
 		(my $name = $p) =~ s{.*/}{};
 		my $out = `$checkpatch --strict --no-tree --ignore @{[join ',', @IGNORE]} --root=$top/out/src/linux $p 2>&1`;
