@@ -45,6 +45,13 @@ my %what = map { ($_->{id} => $_->{what}) } @bad;
 is($what{'p/a'}, 'unexpected failure', 'failure caught');
 is($what{'p/c'}, 'unexpected skip', 'unexpected skip caught');
 is($what{'p/new'}, 'not in the expected table', 'unknown test caught');
+my ($fa) = grep { $_->{id} eq 'p/a' } @bad;
+is_deeply($fa->{why}, [], 'a failure carries why, empty when the test said nothing');
+ok(!exists((grep { $_->{id} eq 'p/c' } @bad)[0]{why}), '... an unexpected skip carries none');
+my $r = run(['swap-classic', 'p/a', 'fail']);
+$r->{tests}[0]{diag} = ['# p.c:9:a:Expected 1 (1) == x (0)'];
+($fa) = judge($t, 'both', $r);
+is_deeply($fa->{why}, ['p.c:9:a:Expected 1 (1) == x (0)'], '... and the test\'s own words when it said some');
 
 @bad = judge($t, 'none', run(['noswap-classic', 'p/a', 'pass'], ['noswap-classic', 'p/b', 'pass']));
 %what = map { ($_->{id} => $_->{what}) } @bad;

@@ -19,7 +19,7 @@ my $m = {
 								      'p/b' => { result => 'pass' } } } } },
 		both => { outcome => 'FAIL', kernel_release => '6.1.192+', why => ['splat: WARNING: x'],
 			  problems => [{ mode => 'swap-classic', id => 'p/a', want => 'pass', got => 'fail',
-					 what => 'unexpected failure' }],
+					 what => 'unexpected failure', why => ['t.c:9:a:Expected 1 (1) == x (0)'] }],
 			  phases => { build => 50 },
 			  modes => { 'swap-classic' => { tests => { 'p/a' => { result => 'fail' } } } } },
 	},
@@ -37,6 +37,7 @@ like($md, qr/compare ratios/, 'TCG warning');
 like($md, qr/^\| none \| PASS \| 6\.1\.192\+ \| noswap-classic, swap-classic \| 10 \| 100 \| 20 \| 0 \|$/m, 'summary row');
 like($md, qr/^- both: splat: WARNING: x$/m, 'boot problem listed');
 like($md, qr/^- both swap-classic `p\/a`: unexpected failure \(expected pass, got fail\)$/m, 'judge problem listed');
+like($md, qr/^    - `t\.c:9:a:Expected 1 \(1\) == x \(0\)`$/m, '... with the words the test failed with');
 my $html = slurp("$dir/report.html");
 like($html, qr/<table>/, 'HTML has tables');
 like($html, qr/<td><code>p\/a<\/code><\/td>/, 'HTML cell with code');

@@ -5,7 +5,7 @@ use warnings;
 use Test::More;
 use FindBin;
 use VMAB::File qw(slurp);
-use VMAB::Tap qw(parse_results parse_tap_line to_tap);
+use VMAB::Tap qw(parse_results parse_tap_line to_tap failure_excerpt);
 
 my $t = parse_tap_line('ok 3 # SKIP no swap');
 is($t->{result}, 'skip', 'nameless skip is a skip');
@@ -55,5 +55,45 @@ is($r->{programs}[1]{rc}, -1, 'a program cut off has rc -1');
 like(to_tap('v', $r), qr/^1\.\.3$/m, 'combined TAP plan');
 like(to_tap('v', $r), qr/^ok 1 m\/p\/first # SKIP CONFIG_VRANGE=n$/m, 'combined TAP skip');
 like(to_tap('v', $r), qr/^not ok 2 m\/p\/f\.v\.second$/m, 'combined TAP failure');
+
+# Why a result failed: the "#" lines before it, as a 6.1 harness test and
+# a 6.1 selftest run by vmselftest print them.
+$text = <<"EOT";
+\@\@vmab begin mode=m prog=h
+1..3
+#  RUN           lf.memcg.ok_one ...
+#            OK  lf.memcg.ok_one
+ok 1 lf.memcg.ok_one
+#  RUN           lf.memcg.bad_one ...
+# madvfree_test.c:480:bad_one:Expected 256 (256) == event("pglazyfreed") - (freed0) (0)
+# bad_one: Test terminated by assertion
+#          FAIL  lf.memcg.bad_one
+not ok 2 lf.memcg.bad_one
+ok 3 after
+\@\@vmab end mode=m prog=h rc=1 ms=5
+\@\@vmab begin mode=m prog=vmselftest
+1..1
+# khugepaged
+# Run test: collapse_full (khugepaged:anon)
+# Collapse multiple fully populated PTE table....... \e[31mTimeout\e[0m
+# Run test: collapse_empty (khugepaged:anon)
+# Do not collapse empty PTE table.... \e[32mOK\e[0m
+not ok 1 khugepaged # exit status 1
+\@\@vmab end mode=m prog=vmselftest rc=1 ms=5
+EOT
+$r = parse_results($text);
+is($r->{tests}[0]{diag}, undef, 'a pass keeps no lines');
+is_deeply([failure_excerpt($r->{tests}[1])],
+	['madvfree_test.c:480:bad_one:Expected 256 (256) == event("pglazyfreed") - (freed0) (0)',
+	 'FAIL  lf.memcg.bad_one'],
+	'harness failure: the Expected line and the FAIL line, from after its RUN line');
+is($r->{tests}[2]{diag}, undef, '... and the next result starts afresh');
+is_deeply([failure_excerpt($r->{tests}[3])],
+	['exit status 1', 'Collapse multiple fully populated PTE table....... Timeout'],
+	'selftest failure: its note, then the Timeout line without colour codes');
+is_deeply([failure_excerpt({ diag => ['# a', '#', '# b', '# c' . ('x' x 300)] })],
+	['a', 'b', 'c' . ('x' x 196) . '...'],
+	'no failure line: the last lines, long ones cut');
+ok(!exists $r->{programs}[0]{diag}, 'programs keep no diag buffer');
 
 done_testing;

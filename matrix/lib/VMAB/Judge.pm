@@ -13,6 +13,7 @@ package VMAB::Judge;
 use strict;
 use warnings;
 use Exporter 'import';
+use VMAB::Tap qw(failure_excerpt);
 
 our @EXPORT_OK = qw(load_expected expected_for judge);
 
@@ -69,7 +70,8 @@ sub expected_for {
 }
 
 # judge($table, $variant, $parsed_results) -> list of problems, each
-# { mode, id, want, got, what }.  Only rows of programs that ran in a mode
+# { mode, id, want, got, what }, and for a failure, why => [lines] (the
+# test's own words, failure_excerpt).  Only rows of programs that ran in a mode
 # are expected there, so a run of some programs (make bench) judges those.
 sub judge {
 	my ($t, $variant, $r) = @_;
@@ -89,7 +91,9 @@ sub judge {
 			push @bad, { mode => $x->{mode}, id => $x->{id}, want => $want,
 				     got => $x->{result},
 				     what => $x->{result} eq 'fail' ? 'unexpected failure'
-				     : "unexpected $x->{result}" };
+				     : "unexpected $x->{result}",
+				     ($x->{result} eq 'fail'
+				      ? (why => [failure_excerpt($x)]) : ()) };
 		}
 	}
 	for my $id (sort keys %{$t->{rows}}) {

@@ -80,8 +80,10 @@ sub problems {
 	for my $v (variant_names($m)) {
 		my $x = $m->{variants}{$v};
 		my @lines = map { "- $v: $_" } @{$x->{why} // []};
-		push @lines, map { "- $v $_->{mode} `$_->{id}`: $_->{what} (expected $_->{want}, got $_->{got})" }
-			@{$x->{problems} // []};
+		for my $p (@{$x->{problems} // []}) {
+			push @lines, "- $v $p->{mode} `$p->{id}`: $p->{what} (expected $p->{want}, got $p->{got})";
+			push @lines, map { "    - `$_`" } @{$p->{why} // []};
+		}
 		$s .= join("\n", @lines) . "\n" if @lines;
 	}
 	return length $s ? $s : "None: every boot passed and matched the expected table.\n";

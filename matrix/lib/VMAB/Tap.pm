@@ -11,7 +11,10 @@ use warnings;
 use Exporter 'import';
 use JSON::PP;
 
-our @EXPORT_OK = qw(parse_results parse_tap_line to_tap);
+our @EXPORT_OK = qw(parse_results parse_tap_line to_tap failure_excerpt);
+
+# A failing result keeps at most this many of the "#" lines before it.
+my $DIAG_KEEP = 400;
 
 # parse_tap_line($line) -> { result => pass|fail|skip, num, name, reason } or undef
 sub parse_tap_line {
@@ -28,6 +31,8 @@ sub parse_tap_line {
 		} else {
 			$t->{todo} = $2;
 		}
+	} elsif (defined $dir && length $dir) {
+		$t->{note} = $dir;	# "not ok 1 khugepaged # exit status 1"
 	}
 	return $t;
 }
@@ -35,7 +40,9 @@ sub parse_tap_line {
 # parse_results($text) -> {
 #   hello => {variant, kernel, modes} | undef, done => 0|1, errors => [...],
 #   programs => [{mode, prog, rc, ms, planned, ran, skipped}],
-#   tests => [{id => "prog/name", mode, prog, name, result, reason}],
+#   tests => [{id => "prog/name", mode, prog, name, result, reason,
+#              diag => ["#" lines printed since the previous result]
+#              (failures only)}],
 #   data => [{mode, prog, ...json...}], bad_data => [lines] }
 sub parse_results {
 	my ($text) = @_;
@@ -49,11 +56,11 @@ sub parse_results {
 			$r{hello} = { map { split /=/, $_, 2 } split ' ', $1 };
 		} elsif ($l =~ /^\@\@vmab begin mode=(\S+) prog=(\S+)/) {
 			$cur = { mode => $1, prog => $2, rc => undef, ms => undef,
-				 planned => 0, ran => 0, skipped => 0 };
+				 planned => 0, ran => 0, skipped => 0, diag => [] };
 		} elsif ($l =~ /^\@\@vmab end mode=(\S+) prog=(\S+) rc=(\d+) ms=(-?\d+)/) {
 			next unless $cur && $cur->{prog} eq $2 && $cur->{mode} eq $1;
 			@$cur{qw(rc ms)} = ($3 + 0, $4 + 0);
-			delete $cur->{last_run};
+			delete @$cur{qw(last_run diag)};
 			push @{$r{programs}}, $cur;
 			undef $cur;
 		} elsif ($l =~ /^\@\@vmab done/) {
@@ -73,6 +80,11 @@ sub parse_results {
 			}
 		} elsif ($l =~ /^#\s+RUN\s+(\S+) \.\.\./) {
 			$cur->{last_run} = $1;	# kselftest harness
+			$cur->{diag} = [];
+		} elsif ($l =~ /^#/) {
+			my $d = $cur->{diag};
+			push @$d, $l;
+			shift @$d if @$d > $DIAG_KEEP;
 		} elsif (my $t = parse_tap_line($l)) {
 			$cur->{ran}++;
 			$cur->{skipped}++ if $t->{result} eq 'skip';
@@ -81,6 +93,8 @@ sub parse_results {
 				unless length $t->{name};
 			$t->{name} =~ s/^global\.//;	# TEST() outside a fixture
 			delete $cur->{last_run};
+			$t->{diag} = $cur->{diag} if $t->{result} eq 'fail';
+			$cur->{diag} = [];
 			push @{$r{tests}}, {
 				%$t, mode => $cur->{mode}, prog => $cur->{prog},
 				id => "$cur->{prog}/$t->{name}",
@@ -89,10 +103,27 @@ sub parse_results {
 	}
 	# A program cut off by a crash or timeout never printed its end line.
 	if ($cur) {
-		delete $cur->{last_run};
+		delete @$cur{qw(last_run diag)};
 		push @{$r{programs}}, { %$cur, rc => -1 };
 	}
 	return \%r;
+}
+
+# failure_excerpt($test) -> the few lines that say why a failed result
+# failed: its own note ("exit status 1"), then the "#" lines before it that
+# name a failure (a harness "Expected ..." line, a selftest's "Fail" or
+# "Timeout"), else the last few; colour codes removed, long lines cut.
+sub failure_excerpt {
+	my ($t, $max) = @_;
+	$max //= 10;
+	my @d = map { s/\e\[[0-9;]*[A-Za-z]//gr =~ s/^#\s*//r =~ s/\s+$//r }
+		@{$t->{diag} // []};
+	@d = grep { length } @d;
+	my @hit = grep { /\b(fail(s|ed|ure)?|timeout|timed out|expected|error|bail out)\b/i } @d;
+	@hit = @d[($#d - 4 < 0 ? 0 : $#d - 4) .. $#d] unless @hit;
+	@hit = @hit[$#hit - $max + 1 .. $#hit] if @hit > $max;
+	unshift @hit, $t->{note} if defined $t->{note};
+	return map { length > 200 ? substr($_, 0, 197) . '...' : $_ } @hit;
 }
 
 # to_tap($variant, $parsed) -> one TAP 13 stream for the variant, all modes.
