@@ -420,7 +420,14 @@ TEST_F_TIMEOUT(lf, compaction_keeps_gauge_and_data, 180)
 	munmap(self->p, LEN);
 }
 
-/* A 2 MB THP at self->p, or a reason why not. */
+/*
+ * A 2 MB THP at self->p, or a reason why not.  Once it is there the range
+ * is MADV_NOHUGEPAGE: khugepaged must not collapse the half that MADV_FREE
+ * split off back into a new huge page behind the test's back.  It would
+ * (it did, every time, with khugepaged scanning every 10 ms), and the
+ * collapse copies lazily free pages into the new, ordinary THP: their data
+ * survives reclaim and they leave nr_lazyfree without being discarded.
+ */
 static const char *setup_thp(FIXTURE_DATA(lf) *self, unsigned int seed)
 {
 	if (!thp_enabled())
@@ -434,6 +441,8 @@ static const char *setup_thp(FIXTURE_DATA(lf) *self, unsigned int seed)
 	fill_pattern(self->ref, HPAGE_SZ, seed);
 	if (smaps_field_kb(self->p, "AnonHugePages") != (long)(HPAGE_SZ >> 10))
 		return "no huge page could be allocated for the range";
+	if (madvise(self->p, HPAGE_SZ, MADV_NOHUGEPAGE))
+		return "MADV_NOHUGEPAGE failed";
 	return NULL;
 }
 

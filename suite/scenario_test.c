@@ -1106,6 +1106,8 @@ TEST_F(scn, thp)
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
 	fill_pages(p, len, 600);
 	thp_kb = smaps_field_kb(p, "AnonHugePages");
+	/* The THPs stay; khugepaged must not collapse what reclaim split. */
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	thp_kb_marked = smaps_field_kb(p, "AnonHugePages");
 	snap_take(self, variant->design, p, &s0);

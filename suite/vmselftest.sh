@@ -17,6 +17,34 @@
 #                 failure, not kselftest's "skip"
 # Exit status as kselftest: 0 pass, 4 skip, 1 fail.  The program runs in
 # a fresh folder under /tmp, where some write their files.
+# The THP and khugepaged settings are put back as they were afterwards: a
+# program that exits early on a failure (khugepaged does, in many places)
+# leaves its own (khugepaged scanning every 10 ms), and the tests after it
+# would run against those.  What had to be put back is printed.
+# (VMSELFTEST_THP_DIR stands in for the sysfs folder in matrix/t/vmselftest.t.)
+thp=${VMSELFTEST_THP_DIR:-/sys/kernel/mm/transparent_hugepage}
+# thp_settings: "FILE VALUE" for each setting; for a choice ("always
+# [madvise] never") the chosen one.
+thp_settings() {
+	for f in enabled defrag use_zero_page shmem_enabled khugepaged/defrag \
+		 khugepaged/max_ptes_none khugepaged/max_ptes_swap \
+		 khugepaged/max_ptes_shared khugepaged/pages_to_scan \
+		 khugepaged/scan_sleep_millisecs \
+		 khugepaged/alloc_sleep_millisecs; do
+		[ -f "$thp/$f" ] || continue
+		v=$(cat "$thp/$f")
+		case $v in *\[*) v=${v#*[}; v=${v%%]*} ;; esac
+		echo "$f $v"
+	done
+}
+thp_restore() {
+	thp_settings | while read -r f now; do
+		was=$(grep "^$f " "$1" | cut -d' ' -f2)
+		[ "$now" = "$was" ] && continue
+		echo "$was" > "$thp/$f"
+		echo "# vmselftest: $prog left $f at $now, put back to $was"
+	done
+}
 name=$1
 shift
 limit=300 stress= huge= needs= overcommit= failcount=
@@ -67,6 +95,8 @@ if [ -n "$overcommit" ]; then
 	old_oc=$(cat /proc/sys/vm/overcommit_memory)
 	echo "$overcommit" > /proc/sys/vm/overcommit_memory
 fi
+thp_saved=$dir.thp
+thp_settings > "$thp_saved"
 echo "# $prog $*"
 t=$limit
 [ -n "$stress" ] && t=$stress
@@ -80,7 +110,8 @@ if [ -n "$huge" ]; then
 	umount "$dir/huge"
 	echo "$old_huge" > /proc/sys/vm/nr_hugepages
 fi
-cd / && rm -rf "$dir" "$log"
+thp_restore "$thp_saved"
+cd / && rm -rf "$dir" "$log" "$thp_saved"
 # busybox timeout: the program was killed by SIGTERM (143; 124 elsewhere)
 timed_out=
 [ $rc -eq 143 ] || [ $rc -eq 124 ] && timed_out=y

@@ -78,6 +78,7 @@ ok 3 after
 # Collapse multiple fully populated PTE table....... \e[31mTimeout\e[0m
 # Run test: collapse_empty (khugepaged:anon)
 # Do not collapse empty PTE table.... \e[32mOK\e[0m
+# vmselftest: khugepaged left khugepaged/scan_sleep_millisecs at 10, put back to 10000
 not ok 1 khugepaged # exit status 1
 \@\@vmab end mode=m prog=vmselftest rc=1 ms=5
 EOT
@@ -89,8 +90,9 @@ is_deeply([failure_excerpt($r->{tests}[1])],
 	'harness failure: the Expected line and the FAIL line, from after its RUN line');
 is($r->{tests}[2]{diag}, undef, '... and the next result starts afresh');
 is_deeply([failure_excerpt($r->{tests}[3])],
-	['exit status 1', 'Collapse multiple fully populated PTE table....... Timeout'],
-	'selftest failure: its note, then the Timeout line without colour codes');
+	['exit status 1', 'Collapse multiple fully populated PTE table....... Timeout',
+	 'vmselftest: khugepaged left khugepaged/scan_sleep_millisecs at 10, put back to 10000'],
+	'selftest failure: its note, the Timeout line without colour codes, what was put back');
 is_deeply([failure_excerpt({ diag => ['# a', '#', '# b', '# c' . ('x' x 300)] })],
 	['a', 'b', 'c' . ('x' x 196) . '...'],
 	'no failure line: the last lines, long ones cut');

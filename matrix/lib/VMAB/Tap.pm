@@ -119,7 +119,7 @@ sub failure_excerpt {
 	my @d = map { s/\e\[[0-9;]*[A-Za-z]//gr =~ s/^#\s*//r =~ s/\s+$//r }
 		@{$t->{diag} // []};
 	@d = grep { length } @d;
-	my @hit = grep { /\b(fail(s|ed|ure)?|timeout|timed out|expected|error|bail out)\b/i } @d;
+	my @hit = grep { /\b(fail(s|ed|ure)?|timeout|timed out|expected|error|bail out|put back)\b/i } @d;
 	@hit = @d[($#d - 4 < 0 ? 0 : $#d - 4) .. $#d] unless @hit;
 	@hit = @hit[$#hit - $max + 1 .. $#hit] if @hit > $max;
 	unshift @hit, $t->{note} if defined $t->{note};
