@@ -15,6 +15,11 @@
 #   overcommit=M  run with /proc/sys/vm/overcommit_memory at M, then restore
 #   failcount     the exit status counts failures (khugepaged): 4 is a
 #                 failure, not kselftest's "skip"
+#   cpu0          run pinned to CPU 0 (taskset): khugepaged checks that
+#                 MADV_PAGEOUT swapped out every page it asked for, and a
+#                 page still in another CPU's LRU batch (the process moved
+#                 after faulting it) is not paged out.  The suite's own
+#                 tests pin themselves for the same reason.
 # Exit status as kselftest: 0 pass, 4 skip, 1 fail.  The program runs in
 # a fresh folder under /tmp, where some write their files.
 # The THP and khugepaged settings are put back as they were afterwards: a
@@ -47,7 +52,7 @@ thp_restore() {
 }
 name=$1
 shift
-limit=300 stress= huge= needs= overcommit= failcount=
+limit=300 stress= huge= needs= overcommit= failcount= pin=
 while :; do
 	case $1 in
 	timeout=*) limit=${1#timeout=} ;;
@@ -56,6 +61,7 @@ while :; do
 	needs=*) needs=${1#needs=} ;;
 	overcommit=*) overcommit=${1#overcommit=} ;;
 	failcount) failcount=y ;;
+	cpu0) pin="taskset 1" ;;
 	*) break ;;
 	esac
 	shift
@@ -100,7 +106,8 @@ thp_settings > "$thp_saved"
 echo "# $prog $*"
 t=$limit
 [ -n "$stress" ] && t=$stress
-timeout "$t" "$bin" "$@" > "$log" 2>&1 < /dev/null
+# shellcheck disable=SC2086
+timeout "$t" $pin "$bin" "$@" > "$log" 2>&1 < /dev/null
 rc=$?
 sed 's/^/# /' "$log"
 last=$(grep -i 'skip' "$log" | head -n 1 | tr -d '#')

@@ -65,6 +65,15 @@ like($out, qr/^ok 1 four # SKIP/m, '... reported as one');
 ($rc, $out) = run(qw(four failcount four));
 is($rc, 1, 'with failcount, exit 4 is four failures');
 
+prog('where', 'grep Cpus_allowed_list /proc/self/status');
+($rc, $out) = run(qw(where cpu0 where));
+like($out, qr/^# Cpus_allowed_list:\s+0$/m, 'cpu0: the program runs on CPU 0 only');
+($rc, $out) = run(qw(where where));
+SKIP: {
+	skip 'one CPU here', 1 unless `nproc` > 1;
+	unlike($out, qr/^# Cpus_allowed_list:\s+0$/m, '... and without it, not');
+}
+
 ($rc, $out) = run(qw(missing nosuchprog));
 like($out, qr/^ok 1 missing # SKIP nosuchprog was not built/m, 'a program not built is a skip');
 
