@@ -506,6 +506,54 @@ TEST_F_TIMEOUT(lf, thp_partial_is_split_and_discarded, 180)
 }
 
 /*
+ * khugepaged over a range half lazily free (MADV_FREE on 4 KiB pages, the
+ * other half written): it collapses the range into a THP, copying every
+ * page, so the lazily free half keeps its data and is not lazily free any
+ * more: the gauge is back where it was, nothing was discarded, and the
+ * data survives reclaim.  MADV_FREE's promise (old data or zeros) holds;
+ * the hint is lost without a word.  The vrange counterpart is
+ * vrange_test's khugepaged_keeps_purged_state.
+ */
+TEST_F_TIMEOUT(lf, khugepaged_collapse_keeps_lazily_free_data, 180)
+{
+	size_t half = HPAGE_SZ / 2;
+	long freed0, sleep_ms;
+	int collapsed;
+
+	if (_metadata->skip)
+		return;
+	if (!thp_enabled())
+		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	self->p = map_anon_aligned(HPAGE_SZ, HPAGE_SZ);
+	ASSERT_NE(MAP_FAILED, self->p);
+	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_NOHUGEPAGE));
+	fill_pattern(self->p, HPAGE_SZ, 10);
+	fill_pattern(self->ref, HPAGE_SZ, 10);
+	ASSERT_EQ(0, smaps_field_kb(self->p, "AnonHugePages"));
+	freed0 = event("pglazyfreed");
+	ASSERT_EQ(0, madvise(self->p + half, half, MADV_FREE));
+	drain();
+	EXPECT_EQ(self->gauge0 + (long)(half / PAGE_SZ), gauge());
+
+	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_HUGEPAGE));
+	sleep_ms = khugepaged_fast();
+	ASSERT_LE(0, sleep_ms);
+	collapsed = khugepaged_wait(self->p, NULL, 0, 60);
+	khugepaged_restore(sleep_ms);
+	ASSERT_EQ(1, collapsed);
+	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_NOHUGEPAGE));
+
+	drain();
+	EXPECT_EQ(self->gauge0, gauge());
+	EXPECT_EVENT(0, "pglazyfreed", freed0);
+	EXPECT_EQ(0, memcmp(self->p, self->ref, HPAGE_SZ));
+	ASSERT_EQ(0, reclaim(self, variant, self->p, HPAGE_SZ));
+	EXPECT_EVENT(0, "pglazyfreed", freed0);
+	EXPECT_EQ(0, memcmp(self->p, self->ref, HPAGE_SZ));
+	munmap(self->p, HPAGE_SZ);
+}
+
+/*
  * After fork, one side marks the COW-shared pages lazily free and reclaim
  * runs: the other side's copy must come through intact.  The marking side
  * sees, page by page, either its old data or zeros.

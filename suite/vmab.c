@@ -298,6 +298,44 @@ int thp_enabled(void)
 	return access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
 }
 
+#define KHUGEPAGED_SLEEP \
+	"/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs"
+
+long khugepaged_fast(void)
+{
+	char buf[32];
+	long n = read_file(KHUGEPAGED_SLEEP, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	n = write_file(KHUGEPAGED_SLEEP, "10");
+	return n < 0 ? n : atol(buf);
+}
+
+void khugepaged_restore(long ms)
+{
+	char buf[32];
+
+	if (ms < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%ld", ms);
+	write_file(KHUGEPAGED_SLEEP, buf);
+}
+
+int khugepaged_wait(const void *p, const char *event, long since, int secs)
+{
+	int i;
+
+	for (i = 0; i < secs * 10; i++) {
+		if (smaps_field_kb(p, "AnonHugePages") >= (long)(HPAGE_SZ >> 10))
+			return 1;
+		if (event && vmstat_get(event) > since)
+			return 1;
+		usleep(100000);
+	}
+	return 0;
+}
+
 int write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);

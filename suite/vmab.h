@@ -81,6 +81,17 @@ int count_vmas(void);				/* lines of /proc/self/maps */
 int smaps_has_flag(const void *addr, const char *flag);
 long smaps_field_kb(const void *addr, const char *field);	/* e.g. "AnonHugePages" */
 int thp_enabled(void);				/* THP is available in this kernel */
+/*
+ * khugepaged scanning every 10 ms instead of every 10 s, for a test that
+ * needs it to look at a range now: khugepaged_fast() returns the interval
+ * it replaced (for khugepaged_restore()), or -errno.
+ * khugepaged_wait(p, event, since, secs) waits until the /proc/vmstat
+ * event has passed since (thp_collapse_alloc: a collapse was tried) or
+ * the PMD at p is a THP: 1, or 0 after secs seconds.
+ */
+long khugepaged_fast(void);
+void khugepaged_restore(long ms);
+int khugepaged_wait(const void *p, const char *event, long since, int secs);
 
 /*
  * A private cgroup v2 memory cgroup for one test.  memcg_create() makes

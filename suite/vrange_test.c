@@ -1117,6 +1117,62 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 	ASSERT_EQ(1, range_is_zero(p, len));
 }
 
+/*
+ * khugepaged over a volatile range with a few purged pages.  With up to
+ * max_ptes_swap (64) non-present ptes it swaps those in before collapsing,
+ * and a purge marker faults there as it does for user space
+ * (VM_FAULT_SIGBUS, though not counted: no FAULT_FLAG_USER).  The
+ * collapse must be given up and the purged state kept: a read still
+ * raises SIGBUS and NONVOLATILE still reports purged.  Were the marker
+ * taken for an empty pte, the range would come back as a THP with zeros
+ * where the data was, and nobody told.  The MADV_FREE counterpart is
+ * madvfree_test's khugepaged_collapse_keeps_lazily_free_data.
+ */
+TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
+{
+	const size_t len = HPAGE_SZ, npurge = 32;
+	long tries0, sigbus0, sleep_ms;
+	int tried, purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	if (!thp_enabled())
+		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	tries0 = events("thp_collapse_alloc");
+	if (tries0 < 0)
+		SKIP(return, "no thp_collapse_alloc in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS=n)");
+	p = map_anon_aligned(len, HPAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	fill_pages(p, len, SEED);
+	ASSERT_EQ(0, smaps_field_kb(p, "AnonHugePages"));
+	ASSERT_EQ((long)len, vr(p, len, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ((long)npurge, pageout_all(p, npurge * PAGE_SZ));
+
+	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
+	sigbus0 = events("pgvrange_sigbus");
+	sleep_ms = khugepaged_fast();
+	ASSERT_LE(0, sleep_ms);
+	/* A collapse was tried: khugepaged allocated a huge page for it. */
+	tried = khugepaged_wait(p, "thp_collapse_alloc", tries0, 60);
+	khugepaged_restore(sleep_ms);
+	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(1, tried);
+
+	ASSERT_EQ(0, smaps_field_kb(p, "AnonHugePages"));
+	ASSERT_EQ((long)npurge, nonresident(p, len));
+	ASSERT_EVENTS("pgvrange_sigbus", sigbus0, 0);
+	ASSERT_EQ(-1, check_pages(p + npurge * PAGE_SZ, len - npurge * PAGE_SZ,
+				  SEED + npurge));
+	catch_sigbus(0);
+	ASSERT_EQ(1, read_faults(p));
+	ASSERT_EQ(p, bus_addr);
+	ASSERT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, npurge * PAGE_SZ));
+	munmap(p, len);
+}
+
 TEST_F_TIMEOUT(vr, mremap_keeps_volatility, 120)
 {
 	char *p, *q, *dst;
