@@ -3,7 +3,7 @@
 #   make matrix   build, boot and run every variant, write the report
 #   make check    host-side tests, then the matrix judged against
 #                 matrix/expected.tsv (non-zero on any unexpected result)
-#   make bench    the benchmarks alone (suite/bench.list)
+#   make bench    the benchmarks alone (suite/bench.list), their own checks judged
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
 #   make report   regenerate out/report from out/results/matrix.json
@@ -29,7 +29,7 @@ tree: deps
 	$(DRIVER) --tree-only
 
 bench: deps
-	$(DRIVER) --set bench --list bench.list --timeout-factor 2
+	$(DRIVER) --set bench --list bench.list --timeout-factor 2 --judge
 
 stress: deps
 	$(DRIVER) --set stress --list stress.list --timeout-factor 8 --judge
