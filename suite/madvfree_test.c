@@ -517,7 +517,8 @@ TEST_F_TIMEOUT(lf, thp_partial_is_split_and_discarded, 180)
 TEST_F_TIMEOUT(lf, khugepaged_collapse_keeps_lazily_free_data, 180)
 {
 	size_t half = HPAGE_SZ / 2;
-	long freed0, sleep_ms;
+	struct khugepaged_saved kh;
+	long freed0;
 	int collapsed;
 
 	if (_metadata->skip)
@@ -536,10 +537,9 @@ TEST_F_TIMEOUT(lf, khugepaged_collapse_keeps_lazily_free_data, 180)
 	EXPECT_EQ(self->gauge0 + (long)(half / PAGE_SZ), gauge());
 
 	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_HUGEPAGE));
-	sleep_ms = khugepaged_fast();
-	ASSERT_LE(0, sleep_ms);
+	ASSERT_EQ(0, khugepaged_fast(&kh));
 	collapsed = khugepaged_wait(self->p, NULL, 0, 60);
-	khugepaged_restore(sleep_ms);
+	khugepaged_restore(&kh);
 	ASSERT_EQ(1, collapsed);
 	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_NOHUGEPAGE));
 

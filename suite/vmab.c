@@ -298,28 +298,36 @@ int thp_enabled(void)
 	return access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
 }
 
-#define KHUGEPAGED_SLEEP \
-	"/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs"
+#define KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged/"
 
-long khugepaged_fast(void)
+int khugepaged_fast(struct khugepaged_saved *s)
 {
-	char buf[32];
-	long n = read_file(KHUGEPAGED_SLEEP, buf, sizeof(buf));
+	char scan[32], alloc[32];
+	long r;
 
-	if (n < 0)
-		return n;
-	n = write_file(KHUGEPAGED_SLEEP, "10");
-	return n < 0 ? n : atol(buf);
+	r = read_file(KHUGEPAGED "scan_sleep_millisecs", scan, sizeof(scan));
+	if (r >= 0)
+		r = read_file(KHUGEPAGED "alloc_sleep_millisecs", alloc, sizeof(alloc));
+	if (r < 0)
+		return r;
+	s->scan_ms = atol(scan);
+	s->alloc_ms = atol(alloc);
+	r = write_file(KHUGEPAGED "scan_sleep_millisecs", "10");
+	if (!r)
+		r = write_file(KHUGEPAGED "alloc_sleep_millisecs", "10");
+	if (r)
+		khugepaged_restore(s);
+	return r;
 }
 
-void khugepaged_restore(long ms)
+void khugepaged_restore(const struct khugepaged_saved *s)
 {
 	char buf[32];
 
-	if (ms < 0)
-		return;
-	snprintf(buf, sizeof(buf), "%ld", ms);
-	write_file(KHUGEPAGED_SLEEP, buf);
+	snprintf(buf, sizeof(buf), "%ld", s->scan_ms);
+	write_file(KHUGEPAGED "scan_sleep_millisecs", buf);
+	snprintf(buf, sizeof(buf), "%ld", s->alloc_ms);
+	write_file(KHUGEPAGED "alloc_sleep_millisecs", buf);
 }
 
 int khugepaged_wait(const void *p, const char *event, long since, int secs)

@@ -82,15 +82,19 @@ int smaps_has_flag(const void *addr, const char *flag);
 long smaps_field_kb(const void *addr, const char *field);	/* e.g. "AnonHugePages" */
 int thp_enabled(void);				/* THP is available in this kernel */
 /*
- * khugepaged scanning every 10 ms instead of every 10 s, for a test that
- * needs it to look at a range now: khugepaged_fast() returns the interval
- * it replaced (for khugepaged_restore()), or -errno.
+ * khugepaged scanning every 10 ms instead of every 10 s, and trying again
+ * 10 ms (not 60 s) after it failed to allocate a huge page, for a test
+ * that needs it to look at a range now: khugepaged_fast() saves what it
+ * replaced in *s for khugepaged_restore() and returns 0, or -errno.
  * khugepaged_wait(p, event, since, secs) waits until the /proc/vmstat
  * event has passed since (thp_collapse_alloc: a collapse was tried) or
  * the PMD at p is a THP: 1, or 0 after secs seconds.
  */
-long khugepaged_fast(void);
-void khugepaged_restore(long ms);
+struct khugepaged_saved {
+	long scan_ms, alloc_ms;
+};
+int khugepaged_fast(struct khugepaged_saved *s);
+void khugepaged_restore(const struct khugepaged_saved *s);
 int khugepaged_wait(const void *p, const char *event, long since, int secs);
 
 /*

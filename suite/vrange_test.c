@@ -1131,7 +1131,8 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 {
 	const size_t len = HPAGE_SZ, npurge = 32;
-	long tries0, sigbus0, sleep_ms;
+	struct khugepaged_saved kh;
+	long tries0, sigbus0;
 	int tried, purged = 7;
 	char *p;
 
@@ -1151,11 +1152,10 @@ TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
 	sigbus0 = events("pgvrange_sigbus");
-	sleep_ms = khugepaged_fast();
-	ASSERT_LE(0, sleep_ms);
+	ASSERT_EQ(0, khugepaged_fast(&kh));
 	/* A collapse was tried: khugepaged allocated a huge page for it. */
 	tried = khugepaged_wait(p, "thp_collapse_alloc", tries0, 60);
-	khugepaged_restore(sleep_ms);
+	khugepaged_restore(&kh);
 	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
 	ASSERT_EQ(1, tried);
 
