@@ -1,8 +1,8 @@
 package VMAB::Lock;
 # One driver at a time per output folder.  Two drivers on one out/ would
-# build into the same O= folders, write the same initramfs and results,
-# and kill each other's QEMU on the way out; the second one is refused,
-# with the first one's pid, instead.
+# build into the same O= folders and write the same initramfs, swap
+# images and results at once; the second one is refused, with the first
+# one's pid, instead.
 use strict;
 use warnings;
 use Exporter 'import';
