@@ -302,16 +302,13 @@ int thp_enabled(void)
 
 int khugepaged_fast(struct khugepaged_saved *s)
 {
-	char scan[32], alloc[32];
 	long r;
 
-	r = read_file(KHUGEPAGED "scan_sleep_millisecs", scan, sizeof(scan));
+	r = read_file(KHUGEPAGED "scan_sleep_millisecs", s->scan, sizeof(s->scan));
 	if (r >= 0)
-		r = read_file(KHUGEPAGED "alloc_sleep_millisecs", alloc, sizeof(alloc));
+		r = read_file(KHUGEPAGED "alloc_sleep_millisecs", s->alloc, sizeof(s->alloc));
 	if (r < 0)
 		return r;
-	s->scan_ms = atol(scan);
-	s->alloc_ms = atol(alloc);
 	r = write_file(KHUGEPAGED "scan_sleep_millisecs", "10");
 	if (!r)
 		r = write_file(KHUGEPAGED "alloc_sleep_millisecs", "10");
@@ -322,12 +319,8 @@ int khugepaged_fast(struct khugepaged_saved *s)
 
 void khugepaged_restore(const struct khugepaged_saved *s)
 {
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%ld", s->scan_ms);
-	write_file(KHUGEPAGED "scan_sleep_millisecs", buf);
-	snprintf(buf, sizeof(buf), "%ld", s->alloc_ms);
-	write_file(KHUGEPAGED "alloc_sleep_millisecs", buf);
+	write_file(KHUGEPAGED "scan_sleep_millisecs", s->scan);
+	write_file(KHUGEPAGED "alloc_sleep_millisecs", s->alloc);
 }
 
 int khugepaged_wait(const void *p, const char *event, long since, int secs)

@@ -91,7 +91,7 @@ int thp_enabled(void);				/* THP is available in this kernel */
  * the PMD at p is a THP: 1, or 0 after secs seconds.
  */
 struct khugepaged_saved {
-	long scan_ms, alloc_ms;
+	char scan[32], alloc[32];	/* as read, written back as they are */
 };
 int khugepaged_fast(struct khugepaged_saved *s);
 void khugepaged_restore(const struct khugepaged_saved *s);
