@@ -63,7 +63,7 @@ TEST(memcg_reclaim_reclaims_anon_with_swap)
 	struct memcg cg;
 	long before, after;
 	char *p;
-	int ret;
+	int ret, tries;
 
 	if (!memcg_available())
 		SKIP(return, "cgroup v2 memory controller not enabled");
@@ -75,6 +75,20 @@ TEST(memcg_reclaim_reclaims_anon_with_swap)
 	before = memcg_stat(&cg, "anon");
 	ASSERT_GE(before, (long)len);
 	ret = memcg_reclaim(&cg, len);
+	/*
+	 * memory.reclaim says EAGAIN when it reclaimed less than asked, and
+	 * under MGLRU a first call can fall short (seen: none and vrange,
+	 * swap-mglru, 2026-12-04).  As 6.1's test_memcontrol.c
+	 * (test_memcg_reclaim) does, ask again, up to 5 times, for what is
+	 * still above the target.
+	 */
+	for (tries = 0; vmab_mode_has_swap() && ret == -EAGAIN && tries < 5; tries++) {
+		long left = memcg_stat(&cg, "anon") - (before - (long)len);
+
+		if (left <= 0)
+			break;	/* EAGAIN with the target reached: a failure, as there */
+		ret = memcg_reclaim(&cg, left);
+	}
 	after = memcg_stat(&cg, "anon");
 	if (vmab_mode_has_swap()) {
 		/* Everything can go to swap. */
