@@ -4,7 +4,10 @@
  * the mode says, and the mm facilities the design tests rely on work.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -131,6 +134,55 @@ TEST(madv_pageout_swaps_out_only_with_swap)
 	}
 	EXPECT_EQ(-1, check_pattern(p, len, 3));
 	munmap(p, len);
+}
+
+/*
+ * Every counter line has a name.  The designs declare their counters in
+ * every configuration and name them "" where they are left out (common
+ * patch 2); /proc/vmstat and /proc/zoneinfo must then skip them, not print
+ * a value with no name.
+ */
+TEST(vmstat_and_zoneinfo_name_every_counter)
+{
+	char line[256], name[64];
+	long lines = 0;
+	FILE *f;
+
+	f = fopen("/proc/vmstat", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long v;
+		char c;
+
+		lines++;
+		/* "name value", the name starting with a letter. */
+		if (sscanf(line, "%63s %lu %c", name, &v, &c) != 2 ||
+		    !isalpha((unsigned char)name[0])) {
+			TH_LOG("/proc/vmstat line %ld: \"%s\"", lines, line);
+			EXPECT_TRUE(0);
+		}
+	}
+	fclose(f);
+	EXPECT_LT(50, lines);
+
+	f = fopen("/proc/zoneinfo", "r");
+	ASSERT_NE(NULL, f);
+	lines = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+
+		lines++;
+		/* A line that is only a number is a counter without its name. */
+		if (sscanf(line, "%63s", name) == 1) {
+			strtoul(name, &end, 10);
+			if (*end == '\0') {
+				TH_LOG("/proc/zoneinfo line %ld: \"%s\"", lines, line);
+				EXPECT_TRUE(0);
+			}
+		}
+	}
+	fclose(f);
+	EXPECT_LT(20, lines);
 }
 
 TEST_HARNESS_MAIN
