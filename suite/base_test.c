@@ -156,11 +156,9 @@ TEST(vmstat_and_zoneinfo_name_every_counter)
 
 		lines++;
 		/* "name value", the name starting with a letter. */
-		if (sscanf(line, "%63s %lu %c", name, &v, &c) != 2 ||
-		    !isalpha((unsigned char)name[0])) {
+		EXPECT_TRUE(sscanf(line, "%63s %lu %c", name, &v, &c) == 2 &&
+			    isalpha((unsigned char)name[0]))
 			TH_LOG("/proc/vmstat line %ld: \"%s\"", lines, line);
-			EXPECT_TRUE(0);
-		}
 	}
 	fclose(f);
 	EXPECT_LT(50, lines);
@@ -173,13 +171,11 @@ TEST(vmstat_and_zoneinfo_name_every_counter)
 
 		lines++;
 		/* A line that is only a number is a counter without its name. */
-		if (sscanf(line, "%63s", name) == 1) {
-			strtoul(name, &end, 10);
-			if (*end == '\0') {
-				TH_LOG("/proc/zoneinfo line %ld: \"%s\"", lines, line);
-				EXPECT_TRUE(0);
-			}
-		}
+		if (sscanf(line, "%63s", name) != 1)
+			continue;
+		strtoul(name, &end, 10);
+		EXPECT_NE('\0', *end)
+			TH_LOG("/proc/zoneinfo line %ld: \"%s\"", lines, line);
 	}
 	fclose(f);
 	EXPECT_LT(20, lines);
