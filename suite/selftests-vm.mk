@@ -66,6 +66,26 @@ $(VMST_SRC)/khugepaged.c: $(VMST)/khugepaged.c selftests-vm.mk | $(VMST_SRC)
 $(OUT)/vm/khugepaged: $(VMST_SRC)/khugepaged.c | $(OUT)/vm
 	$(CC) $(VMST_CFLAGS) -I$(VMST) -o $@ $< $(VMST)/vm_util.c $(VMST_LDLIBS)
 
+# ksm_tests -U writes to the two pages KSM merged, reads full_scans, waits
+# for one more full scan and expects pages_shared = pages_sharing = 0.  But
+# the scan that full_scans counts can be the one already under way when the
+# pages were written, which had checked both while they were still merged
+# (mm/ksm.c cmp_and_merge_page(): a page still in its stable node is left
+# as it is); only ksmd's next look at a page drops it from the counts.  The
+# test then sees 1 and 1 (issue 19: debug, about 1 run in 3).  The copy built
+# waits for 2 full scans, as LTP's ksm wait_ksmd_full_scan() does: the
+# second starts after the writes and looks at both pages.  A page still
+# merged after that still fails the test.  Under TCG one scan of 2 pages
+# takes milliseconds.
+$(VMST_SRC)/ksm_tests.c: $(VMST)/ksm_tests.c selftests-vm.mk | $(VMST_SRC)
+	sed 's|if (ksm_do_scan(1, start_time, timeout))|if (ksm_do_scan(2, start_time, timeout)) /* 2: suite/selftests-vm.mk */|' $< > $@.tmp
+	@[ "$$(grep -c '/\* 2: suite/selftests-vm.mk \*/' $@.tmp)" = 1 ] || { \
+		echo "$<: not one 'if (ksm_do_scan(1, start_time, timeout))' to change" >&2; exit 1; }
+	mv $@.tmp $@
+
+$(OUT)/vm/ksm_tests: $(VMST_SRC)/ksm_tests.c | $(OUT)/vm
+	$(CC) $(VMST_CFLAGS) -I$(VMST) -o $@ $< $(VMST_LDLIBS) -lnuma
+
 $(VMST_SRC):
 	mkdir -p $@
 
