@@ -13,7 +13,7 @@ use VMAB::Results qw(load_matrix);
 my $top = "$FindBin::Bin/..";
 my $m = load_matrix($ARGV[0] // "$top/out/results/matrix.json");
 my $old = eval { load_expected("$top/matrix/expected.tsv") } // { rows => {} };
-my @v = qw(none vrange madv-free both swapless debug);
+my @v = qw(none vrange madv-free both lean swapless debug);
 my %ids;
 for my $x (values %{$m->{variants}}) {
 	$ids{$_} = 1 for map { keys %{$_->{tests} // {}} } values %{$x->{modes} // {}};

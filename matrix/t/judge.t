@@ -70,6 +70,6 @@ eval { table("test none\np/a fail\n") };
 like($@, qr/bad outcome/, 'fail is never expected');
 
 my $real = load_expected("$FindBin::Bin/../../matrix/expected.tsv");
-is_deeply($real->{variants}, [qw(none vrange madv-free both swapless debug)],
-	  'the real table has the six variants');
+is_deeply($real->{variants}, [qw(none vrange madv-free both lean swapless debug)],
+	  'the real table has the seven variants');
 done_testing;

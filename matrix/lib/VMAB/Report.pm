@@ -11,7 +11,7 @@ use VMAB::Report::Html qw(md_to_html);
 
 our @EXPORT_OK = qw(write_report variants_by_tests);
 
-our @ORDER = qw(none vrange madv-free both swapless debug);
+our @ORDER = qw(none vrange madv-free both lean swapless debug);
 
 sub variant_names {
 	my ($m) = @_;

@@ -12,7 +12,7 @@ use warnings;
 use List::Util qw(min max);
 use VMAB::Report::Plot qw(lines_svg bars_svg);
 
-our @VARIANT_ORDER = qw(both vrange madv-free none swapless debug);
+our @VARIANT_ORDER = qw(both vrange madv-free none lean swapless debug);
 our @MODE_ORDER = qw(swap-classic swap-mglru noswap-classic noswap-mglru);
 our $FLAT = 2;		# vrange(VOLATILE) at the largest size / at 4 KiB
 our $FREE_GOAL = 2;	# MADV_FREE records/s / MADV_DONTNEED records/s

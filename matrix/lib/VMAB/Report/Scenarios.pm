@@ -12,7 +12,7 @@ use warnings;
 use List::Util qw(sum max min);
 
 our $PROG = 'scenario_test';
-our @VARIANT_ORDER = qw(none vrange madv-free both swapless debug);
+our @VARIANT_ORDER = qw(none vrange madv-free both lean swapless debug);
 our @MODE_ORDER = qw(swap-classic swap-mglru noswap-classic noswap-mglru);
 our %DESIGN_TITLE = (vrange => 'A: vrange', madv_free => 'B: MADV_FREE');
 
