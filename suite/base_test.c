@@ -50,7 +50,7 @@ TEST(lru_gen_state_matches_mode)
 
 	if (n < 0) {
 		ASSERT_FALSE(vmab_mode_is_mglru());
-		SKIP(return, "no /sys/kernel/mm/lru_gen (CONFIG_LRU_GEN=n)");
+		NEEDS(need_lru_gen());
 	}
 	/* A bitmask of enabled features: 0x0000 off, non-zero on. */
 	if (vmab_mode_is_mglru()) {
@@ -68,8 +68,7 @@ TEST(memcg_reclaim_reclaims_anon_with_swap)
 	char *p;
 	int ret, tries;
 
-	if (!memcg_available())
-		SKIP(return, "cgroup v2 memory controller not enabled");
+	NEEDS(need_memcg());
 	ASSERT_EQ(0, memcg_create(&cg, "base"));
 	ASSERT_EQ(0, memcg_enter(&cg));
 	p = map_anon(len);

@@ -434,7 +434,8 @@ int main(int argc, char **argv)
 	/* Pages charged to a cgroup of our own, so memory.reclaim purges just them. */
 	have_cg = memcg_available() && !memcg_create(&cg, "mark") && !memcg_enter(&cg);
 	if (!have_cg)
-		printf("# no memory cgroup: purging with MADV_PAGEOUT\n");
+		printf("# no memory cgroup (%s): purging with MADV_PAGEOUT\n",
+		       need_memcg() ? need_memcg() : "memcg_create failed");
 
 	for (d = 0; d < D_NR; d++) {
 		char name[32];

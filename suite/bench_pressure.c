@@ -418,7 +418,7 @@ int main(int argc, char **argv)
 
 			snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
 			tap_skip(name, "%s", sh == MAP_FAILED ? "no shared page"
-				 : "no cgroup v2 memory controller at /sys/fs/cgroup");
+				 : need_memcg());
 		}
 		return 0;
 	}

@@ -20,7 +20,11 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev	# DEVTMPFS_MOUNT does nothing under an initramfs
 mount -t tmpfs tmpfs /tmp
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
-echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+# The memory controller for the tests' cgroups, where the kernel has one:
+# without CONFIG_MEMCG (the lean variant) the tests that need it skip,
+# saying so (need_memcg() in suite/vmab.c).
+grep -qw memory /sys/fs/cgroup/cgroup.controllers &&
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 
 OUT=/dev/ttyS1
 stty -F $OUT raw -echo 2>/dev/null
@@ -73,7 +77,7 @@ for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 	*) die "unknown mode $mode" ;;
 	esac
 	case $mode in
-	*-mglru) set_lru mglru || die "mode $mode: no /sys/kernel/mm/lru_gen" ;;
+	*-mglru) set_lru mglru || die "mode $mode: no /sys/kernel/mm/lru_gen (CONFIG_LRU_GEN=n)" ;;
 	*) set_lru classic ;;
 	esac
 	export VMAB_MODE=$mode

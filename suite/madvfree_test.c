@@ -195,8 +195,7 @@ FIXTURE_SETUP(lf)
 	self->gauge0 = gauge();
 	ASSERT_GE(self->gauge0, 0);
 	if (variant->memcg) {
-		if (!memcg_available())
-			SKIP(return, "cgroup v2 memory controller not enabled");
+		NEEDS(need_memcg());
 		ASSERT_EQ(0, memcg_create(&self->cg, "madvfree"));
 		/* stdio's buffer for cgroupfs files, likewise. */
 		ASSERT_LE(0, memcg_stat(&self->cg, "anon"));
@@ -430,8 +429,8 @@ TEST_F_TIMEOUT(lf, compaction_keeps_gauge_and_data, 180)
  */
 static const char *setup_thp(FIXTURE_DATA(lf) *self, unsigned int seed)
 {
-	if (!thp_enabled())
-		return "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)";
+	if (need_thp())
+		return need_thp();
 	self->p = map_anon_aligned(HPAGE_SZ, HPAGE_SZ);
 	if (self->p == MAP_FAILED)
 		return "mmap failed";
@@ -523,8 +522,7 @@ TEST_F_TIMEOUT(lf, khugepaged_collapse_keeps_lazily_free_data, 180)
 
 	if (_metadata->skip)
 		return;
-	if (!thp_enabled())
-		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	NEEDS(need_thp());
 	self->p = map_anon_aligned(HPAGE_SZ, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, self->p);
 	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_NOHUGEPAGE));
@@ -661,8 +659,8 @@ FIXTURE_SETUP(ksm)
 	pin_to_cpu0();
 	if (!madv_free_supported())
 		SKIP(return, NO_B);
-	if (read_file(KSM "run", self->run, sizeof(self->run)) < 0)
-		SKIP(return, "no /sys/kernel/mm/ksm (CONFIG_KSM=n)");
+	NEEDS(need_ksm());
+	ASSERT_LT(0, read_file(KSM "run", self->run, sizeof(self->run)));
 	ASSERT_LT(0, read_file(KSM "pages_to_scan", self->pages,
 			       sizeof(self->pages)));
 	ASSERT_LT(0, read_file(KSM "sleep_millisecs", self->sleep_ms,
@@ -885,8 +883,11 @@ TEST(lazyfree_gauge_present)
 	REQUIRE_B();
 	EXPECT_LE(0, vmstat_get("nr_lazyfree"));
 	EXPECT_LE(0, meminfo_kb("LazyFree"));
-	if (memcg_available())
+	if (memcg_available()) {
 		EXPECT_EQ(1, memcg_has_key("lazyfree"));
+	} else {
+		TH_LOG("memory.stat lazyfree not checked: %s", need_memcg());
+	}
 }
 
 TEST(madvfree_absent_gives_einval)
@@ -911,8 +912,11 @@ TEST(lazyfree_gauge_absent)
 		SKIP(return, "design B present (CONFIG_MADV_FREE=y)");
 	EXPECT_EQ(-1, vmstat_get("nr_lazyfree"));
 	EXPECT_EQ(-1, meminfo_kb("LazyFree"));
-	if (memcg_available())
+	if (memcg_available()) {
 		EXPECT_EQ(0, memcg_has_key("lazyfree"));
+	} else {
+		TH_LOG("memory.stat lazyfree not checked: %s", need_memcg());
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -135,8 +135,9 @@ FIXTURE_TEARDOWN(scn)
 } while (0)
 
 #define NEED_MEMCG() do {						\
+	NEEDS(need_memcg());						\
 	if (!self->have_cg)						\
-		SKIP(return, "cgroup v2 memory controller not available"); \
+		SKIP(return, "could not create or enter a memory cgroup"); \
 } while (0)
 
 /*
@@ -616,7 +617,7 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 	pid_t hog;
 
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 100);
 	ASSERT_EQ(0, mark(d, p, len));
 	snap_take(self, d, p, &s0);
@@ -761,7 +762,7 @@ TEST_F(scn, no_pressure)
 	NEED_DESIGN();
 	p = map_anon(len);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 200);
 	vmas0 = count_vmas();
 	for (i = 0; i < 4; i++)
@@ -911,7 +912,7 @@ TEST_F(scn, write_after_mark)
 	NEED_DESIGN();
 	p = map_anon(len);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 300);
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	/* Every even page gets new content after marking. */
@@ -967,7 +968,7 @@ TEST_F(scn, read_after_mark)
 	o.pressure = self->have_cg ? "memcg_reclaim" : "madv_pageout";
 	p = map_anon(len);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 400);
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	for (i = 0; i < NPAGES(len); i++)
@@ -1022,7 +1023,7 @@ TEST_F(scn, fork_cow)
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_NE(MAP_FAILED, pre);
 	ASSERT_NE(MAP_FAILED, rep);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 500);
 	fill_pages(pre, 16 * PAGE_SZ, 550);
 	ASSERT_EQ(0, mark(variant->design, pre, 16 * PAGE_SZ));
@@ -1099,15 +1100,14 @@ TEST_F(scn, thp)
 	char *p;
 
 	NEED_DESIGN();
-	if (!thp_enabled())
-		SKIP(return, "CONFIG_TRANSPARENT_HUGEPAGE=n");
+	NEEDS(need_thp());
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
 	fill_pages(p, len, 600);
 	thp_kb = smaps_field_kb(p, "AnonHugePages");
 	/* The THPs stay; khugepaged must not collapse what reclaim split. */
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	thp_kb_marked = smaps_field_kb(p, "AnonHugePages");
 	snap_take(self, variant->design, p, &s0);
@@ -1142,7 +1142,7 @@ TEST_F(scn, mremap)
 	dst = map_anon(len);	/* a place to move to */
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_NE(MAP_FAILED, dst);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 700);
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	ASSERT_EQ(0, madvise(p, half, MADV_PAGEOUT));
@@ -1188,7 +1188,7 @@ TEST_F(scn, mprotect)
 	NEED_DESIGN();
 	p = map_anon(len);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 800);
 	vmas0 = count_vmas();
 	ASSERT_EQ(0, mark(variant->design, p, len));
@@ -1239,7 +1239,7 @@ TEST_F(scn, mlock_after_mark)
 	NEED_MEMCG();
 	p = map_anon(len);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 900);
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	mlock_err = mlock(p, len) ? errno : 0;
@@ -1336,7 +1336,7 @@ TEST_F(scn, image_cache)
 	NEED_DESIGN();
 	cache = map_anon(len);
 	ASSERT_NE(MAP_FAILED, cache);
-	ASSERT_EQ(0, madvise(cache, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(cache, len));
 	for (n = 0; n < CACHE_OBJS; n++)
 		cache_build(cache + n * OBJ_LEN, n);
 
@@ -1432,7 +1432,7 @@ TEST_F(scn, both_designs)
 		     "CONFIG_MADV_FREE=n" : "CONFIG_VRANGE=n");
 	p = map_anon(len);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
+	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 1000);
 	if (variant->design == D_VRANGE) {
 		vr_err = -mark(D_VRANGE, p, len);

@@ -933,6 +933,12 @@ int main(int argc, char **argv)
 	 * reclaim must not swap out the pages nr_anon_pages is compared on. */
 	if (memcg_available() && memcg_create(&cg, "stress") == 0)
 		have_cg = 1;
+	/* Without them the run is smaller, not skipped: say what is left out. */
+	if (!have_cg)
+		printf("# no memory.reclaim reclaimer: %s\n",
+		       need_memcg() ? need_memcg() : "memcg_create failed");
+	if (need_thp())
+		printf("# no MADV_HUGEPAGE workers: %s\n", need_thp());
 	read_counters(&c0);
 
 	deadline_ns = now_ns() + (uint64_t)seconds * 1000000000ull;

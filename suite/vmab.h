@@ -82,6 +82,12 @@ int smaps_has_flag(const void *addr, const char *flag);
 long smaps_field_kb(const void *addr, const char *field);	/* e.g. "AnonHugePages" */
 int thp_enabled(void);				/* THP is available in this kernel */
 /*
+ * MADV_NOHUGEPAGE on [p, p+len) where the kernel has THP; without
+ * CONFIG_TRANSPARENT_HUGEPAGE there is nothing to turn off (and madvise
+ * would say EINVAL): 0 there.  0 or -errno.
+ */
+int no_hugepage(void *p, size_t len);
+/*
  * khugepaged scanning every 10 ms instead of every 10 s, and trying again
  * 10 ms (not 60 s) after it failed to allocate a huge page, for a test
  * that needs it to look at a range now: khugepaged_fast() saves what it
@@ -115,6 +121,26 @@ int memcg_write(const struct memcg *cg, const char *file, const char *val);
 int memcg_reclaim(const struct memcg *cg, size_t bytes);
 long memcg_stat(const struct memcg *cg, const char *key);	/* memory.stat */
 long memcg_read_long(const struct memcg *cg, const char *file);
+
+/*
+ * The optional mm features (SPEC 3: every design builds and works without
+ * them; the `lean` variant has none of them).  Each need_*() looks at the
+ * running kernel and returns NULL when the feature is there, else the
+ * reason a test that needs it skips with, naming the Kconfig option, e.g.
+ * "needs CONFIG_TRANSPARENT_HUGEPAGE (no /sys/kernel/mm/transparent_hugepage)".
+ * NEEDS(need_thp()) in a kselftest-harness test (or fixture setup) skips
+ * with that reason.  memcg_available() is need_memcg() == NULL.
+ */
+const char *need_thp(void);		/* CONFIG_TRANSPARENT_HUGEPAGE */
+const char *need_ksm(void);		/* CONFIG_KSM */
+const char *need_memcg(void);		/* CONFIG_MEMCG, enabled in the root */
+const char *need_lru_gen(void);		/* CONFIG_LRU_GEN (MGLRU) */
+#define NEEDS(why_expr) do {					\
+	const char *vmab_why_ = (why_expr);			\
+								\
+	if (vmab_why_)						\
+		SKIP(return, "%s", vmab_why_);			\
+} while (0)
 
 /* Write a string to a file (sysfs, procfs); 0 or -errno. */
 int write_file(const char *path, const char *val);

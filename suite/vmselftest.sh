@@ -11,7 +11,12 @@
 #                 seconds, and that is a pass (transhuge-stress)
 #   hugepages=N   reserve N huge pages and mount hugetlbfs on ./huge, the
 #                 working folder's, for the run; undo both afterwards
-#   needs=swap    skip unless a swap device is active
+#   needs=WHAT[,WHAT...]  skip, saying why, unless the guest has each:
+#                 swap  an active swap device
+#                 thp   CONFIG_TRANSPARENT_HUGEPAGE (khugepaged,
+#                       transhuge-stress: without it they fail, not skip)
+#                 ksm   CONFIG_KSM (ksm_tests fails without /sys/kernel/mm/ksm)
+#                 the `lean` variant has neither THP nor KSM (SPEC 6)
 #   overcommit=M  run with /proc/sys/vm/overcommit_memory at M, then restore
 #   failcount     the exit status counts failures (khugepaged): 4 is a
 #                 failure, not kselftest's "skip"
@@ -26,8 +31,21 @@
 # program that exits early on a failure (khugepaged does, in many places)
 # leaves its own (khugepaged scanning every 10 ms), and the tests after it
 # would run against those.  What had to be put back is printed.
-# (VMSELFTEST_THP_DIR stands in for the sysfs folder in matrix/t/vmselftest.t.)
+# (VMSELFTEST_THP_DIR, VMSELFTEST_KSM_DIR and VMSELFTEST_SWAPS stand in for
+# the sysfs folders and /proc/swaps in matrix/t/vmselftest.t.)
 thp=${VMSELFTEST_THP_DIR:-/sys/kernel/mm/transparent_hugepage}
+ksm=${VMSELFTEST_KSM_DIR:-/sys/kernel/mm/ksm}
+swaps=${VMSELFTEST_SWAPS:-/proc/swaps}
+# need_why WHAT: prints why the guest lacks WHAT, nothing if it has it.
+need_why() {
+	case $1 in
+	swap) grep -qs '^/' "$swaps" || echo "needs an active swap device" ;;
+	thp) [ -e "$thp/enabled" ] ||
+		echo "needs CONFIG_TRANSPARENT_HUGEPAGE (no $thp)" ;;
+	ksm) [ -e "$ksm/run" ] || echo "needs CONFIG_KSM (no $ksm)" ;;
+	*) echo "unknown needs=$1 (vmselftest.sh knows swap, thp, ksm)" ;;
+	esac
+}
 # thp_settings: "FILE VALUE" for each setting; for a choice ("always
 # [madvise] never") the chosen one.
 thp_settings() {
@@ -76,10 +94,15 @@ if [ ! -x "$bin" ]; then
 	echo "ok 1 $name # SKIP $prog was not built (see selftests-vm.mk)"
 	exit 4
 fi
-if [ "$needs" = swap ] && ! grep -qs '^/' /proc/swaps; then
-	echo "ok 1 $name # SKIP needs an active swap device"
+for what in $(echo "$needs" | tr , ' '); do
+	why=$(need_why "$what")
+	[ -n "$why" ] || continue
+	case $why in
+	unknown*) echo "not ok 1 $name # $why"; exit 1 ;;
+	esac
+	echo "ok 1 $name # SKIP $why"
 	exit 4
-fi
+done
 dir=/tmp/vmselftest.$$
 mkdir -p "$dir/huge" && cd "$dir" || exit 1
 log=$dir.log

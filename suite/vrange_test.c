@@ -45,8 +45,9 @@
 } while (0)
 
 #define NEED_MEMCG() do {				\
+	NEEDS(need_memcg());				\
 	if (!self->have_cg)				\
-		SKIP(return, "no memory cgroup (cgroup v2 memory controller)"); \
+		SKIP(return, "could not create or enter a memory cgroup"); \
 } while (0)
 
 /* --- helpers specific to this program --------------------------------- */
@@ -1069,8 +1070,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged, 180)
 	char *p;
 
 	NEED_VRANGE();
-	if (!thp_enabled())
-		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	NEEDS(need_thp());
 	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
@@ -1099,8 +1099,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 
 	NEED_VRANGE();
 	NEED_MEMCG();
-	if (!thp_enabled())
-		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	NEEDS(need_thp());
 	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
@@ -1137,8 +1136,7 @@ TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 	char *p;
 
 	NEED_VRANGE();
-	if (!thp_enabled())
-		SKIP(return, "no THP (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	NEEDS(need_thp());
 	tries0 = events("thp_collapse_alloc");
 	if (tries0 < 0)
 		SKIP(return, "no thp_collapse_alloc in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS=n)");

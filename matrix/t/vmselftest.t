@@ -77,4 +77,40 @@ SKIP: {
 ($rc, $out) = run(qw(missing nosuchprog));
 like($out, qr/^ok 1 missing # SKIP nosuchprog was not built/m, 'a program not built is a skip');
 
+# needs=: a missing feature is a skip that names it (the lean variant has
+# no THP, KSM, memcg or MGLRU); the program does not run.
+my $noswap = "$tmp/swaps-none";
+my $swaps = "$tmp/swaps-one";
+spew($noswap, "Filename\tType\tSize\tUsed\tPriority\n");
+spew($swaps, "Filename\tType\tSize\tUsed\tPriority\n/dev/vda\tpartition\t1\t0\t-2\n");
+prog('ran', 'echo it ran');
+sub run_env {
+	my ($env, @args) = @_;
+	my $out = `VMSELFTEST_THP_DIR=$thp $env $sh $tmp/run/vmselftest @args 2>&1`;
+	return ($? >> 8, $out);
+}
+($rc, $out) = run_env("VMSELFTEST_KSM_DIR=$tmp/noksm VMSELFTEST_SWAPS=$swaps",
+		      qw(k needs=ksm ran));
+is($rc, 4, 'needs=ksm without /sys/kernel/mm/ksm: a skip');
+like($out, qr/^ok 1 k # SKIP needs CONFIG_KSM \(no \S+\/noksm\)$/m, '... naming CONFIG_KSM');
+unlike($out, qr/it ran/, '... and the program did not run');
+make_path("$tmp/ksm");
+spew("$tmp/ksm/run", "0\n");
+($rc, $out) = run_env("VMSELFTEST_KSM_DIR=$tmp/ksm", qw(k needs=ksm ran));
+is($rc, 0, 'needs=ksm with it: runs');
+like($out, qr/^# it ran$/m, '... the program');
+($rc, $out) = run_env("VMSELFTEST_SWAPS=$swaps VMSELFTEST_THP_DIR=$tmp/nothp",
+		      qw(t needs=thp,swap ran));
+is($rc, 4, 'needs=thp,swap without THP: a skip');
+like($out, qr/^ok 1 t # SKIP needs CONFIG_TRANSPARENT_HUGEPAGE \(no \S+\/nothp\)$/m,
+     '... naming CONFIG_TRANSPARENT_HUGEPAGE');
+($rc, $out) = run_env("VMSELFTEST_SWAPS=$noswap", qw(t needs=thp,swap ran));
+is($rc, 4, 'needs=thp,swap with THP, no swap: a skip');
+like($out, qr/^ok 1 t # SKIP needs an active swap device$/m, '... for the swap');
+($rc, $out) = run_env("VMSELFTEST_SWAPS=$swaps", qw(t needs=thp,swap ran));
+is($rc, 0, 'needs=thp,swap with both: runs');
+($rc, $out) = run_env('', qw(u needs=gpu ran));
+is($rc, 1, 'an unknown need is a failure, not a silent skip');
+like($out, qr/^not ok 1 u # unknown needs=gpu/m, '... that says so');
+
 done_testing;
