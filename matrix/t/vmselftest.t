@@ -100,14 +100,14 @@ spew("$tmp/ksm/run", "0\n");
 is($rc, 0, 'needs=ksm with it: runs');
 like($out, qr/^# it ran$/m, '... the program');
 ($rc, $out) = run_env("VMSELFTEST_SWAPS=$swaps VMSELFTEST_THP_DIR=$tmp/nothp",
-		      qw(t needs=thp,swap ran));
+		      ('t', 'needs=thp,swap', 'ran'));
 is($rc, 4, 'needs=thp,swap without THP: a skip');
 like($out, qr/^ok 1 t # SKIP needs CONFIG_TRANSPARENT_HUGEPAGE \(no \S+\/nothp\)$/m,
      '... naming CONFIG_TRANSPARENT_HUGEPAGE');
-($rc, $out) = run_env("VMSELFTEST_SWAPS=$noswap", qw(t needs=thp,swap ran));
+($rc, $out) = run_env("VMSELFTEST_SWAPS=$noswap", ('t', 'needs=thp,swap', 'ran'));
 is($rc, 4, 'needs=thp,swap with THP, no swap: a skip');
 like($out, qr/^ok 1 t # SKIP needs an active swap device$/m, '... for the swap');
-($rc, $out) = run_env("VMSELFTEST_SWAPS=$swaps", qw(t needs=thp,swap ran));
+($rc, $out) = run_env("VMSELFTEST_SWAPS=$swaps", ('t', 'needs=thp,swap', 'ran'));
 is($rc, 0, 'needs=thp,swap with both: runs');
 ($rc, $out) = run_env('', qw(u needs=gpu ran));
 is($rc, 1, 'an unknown need is a failure, not a silent skip');
