@@ -17,6 +17,7 @@ our @EXPORT_OK = qw(boot probe_accel qemu_version kill_all);
 
 our $QEMU = 'qemu-system-x86_64';
 our $FLOOD_BYTES = 64 << 20;	# a console this big is a runaway guest
+our $GUEST_MEM_MIB = 2048;	# a guest's -m (VMAB::Scale counts it)
 my %live;			# pid => 1
 
 sub kill_all {
@@ -40,7 +41,7 @@ sub boot {
 	my (%o) = @_;
 	my @cmd = ($QEMU, '-nodefaults', '-no-reboot', '-display', 'none',
 		'-accel', $o{accel}, '-cpu', $o{accel} eq 'kvm' ? 'host' : 'max',
-		'-smp', $o{smp} // 2, '-m', $o{mem} // 2048,
+		'-smp', $o{smp} // 2, '-m', $o{mem} // $GUEST_MEM_MIB,
 		'-kernel', $o{kernel}, '-initrd', $o{initrd},
 		'-append', "console=ttyS0 panic=-1 $o{append}",
 		'-serial', "file:$o{console}", '-serial', "file:$o{results}");
