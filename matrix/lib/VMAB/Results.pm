@@ -7,7 +7,9 @@ package VMAB::Results;
 #   generated, accelerator, qemu_version, host_kernel, tarball,
 #   variants => { V => {
 #     outcome, why => [...], splats => [...], kernel_release, run_at,
-#     phases => { config => s, build => s, boot => s },
+#     phases => { config => s, build => s, boot => s, chain_copy => s,
+#                 build_from => V (whose objects it started from, itself
+#                 or "empty"), objects, objects_rebuilt },
 #     problems => [ {mode, id, want, got, what} ],   # against expected.tsv
 #     modes => { MODE => {
 #       tests => { ID => { result, reason } },
