@@ -27,9 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/swap.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
 #include "vmab.h"
@@ -1219,6 +1223,391 @@ TEST_F_TIMEOUT(vr, munmap_purged_range_leaks_nothing, 120)
 	anon2 = vmstat_get("nr_anon_pages");
 	/* Back to where it was, give or take the test's own stack */
 	ASSERT_GT(64, labs(anon2 - anon0));
+}
+
+/* --- SPEC 4.4: where vrange meets MADV_FREE ----------------------------- */
+
+#define NEED_MADV_FREE() do {				\
+	if (!madv_free_supported())			\
+		SKIP(return, "CONFIG_MADV_FREE=n");	\
+} while (0)
+
+/*
+ * Volatile and lazily free, in the given order, then NONVOLATILE: it must
+ * report nothing purged (nothing was under pressure), and then nothing may
+ * be lost whatever reclaim does: the pending MADV_FREE is cancelled as a
+ * write would cancel it.  Returns the first page lost after the pageout,
+ * -1 if none.
+ */
+static long free_mark_unmark_pageout(struct __test_metadata *_metadata,
+				     char *p, size_t len, int free_first)
+{
+	int purged = 7;
+
+	if (free_first)
+		EXPECT_EQ(0, madvise(p, len, MADV_FREE));
+	EXPECT_EQ((long)len, vr(p, len, VRANGE_VOLATILE, NULL));
+	if (!free_first)
+		EXPECT_EQ(0, madvise(p, len, MADV_FREE));
+	EXPECT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
+	EXPECT_EQ(0, purged);
+	pageout_all(p, len);	/* swaps out with swap, keeps without */
+	return check_pages(p, len, SEED);
+}
+
+TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free, 120)
+{
+	int order;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MADV_FREE();
+	for (order = 0; order < 2; order++) {
+		p = map_anon(LEN);
+		ASSERT_NE(MAP_FAILED, p);
+		ASSERT_EQ(0, no_hugepage(p, LEN));
+		fill_pages(p, LEN, SEED);
+		TH_LOG("%s first", order ? "MADV_FREE" : "VRANGE_VOLATILE");
+		ASSERT_EQ(-1, free_mark_unmark_pageout(_metadata, p, LEN, order));
+		munmap(p, LEN);
+	}
+}
+
+/* The same with a PMD-mapped THP, which MADV_FREE frees as a whole. */
+TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_thp, 180)
+{
+	const size_t len = 2 * HPAGE_SZ;
+	long huge_kb;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MADV_FREE();
+	NEEDS(need_thp());
+	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	p = map_anon_aligned(len, HPAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
+	fill_pages(p, len, SEED);
+	huge_kb = smaps_field_kb(p, "AnonHugePages");
+	if (huge_kb <= 0)
+		SKIP(return, "no huge page was allocated");
+	ASSERT_EQ(0, madvise(p, len, MADV_FREE));
+	/* Still PMD-mapped: madvise_free_huge_pmd() freed them whole */
+	ASSERT_EQ(huge_kb, smaps_field_kb(p, "AnonHugePages"));
+	ASSERT_EQ(-1, free_mark_unmark_pageout(_metadata, p, len, 1));
+}
+
+/*
+ * While the range is volatile, a lazily free page that reclaim discards is
+ * a purged page: SIGBUS, the purged flag, and pgvrange_purged.
+ */
+TEST_F_TIMEOUT(vr, madv_free_discard_is_a_purge, 120)
+{
+	long purged0;
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MADV_FREE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, madvise(p, LEN, MADV_FREE));
+	purged0 = events("pgvrange_purged");
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
+	catch_sigbus(0);
+	ASSERT_EQ(1, read_faults(p + 5 * PAGE_SZ));
+	ASSERT_EQ((void *)(p + 5 * PAGE_SZ), bus_addr);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+}
+
+/* --- SPEC 4.2: locked, userfaultfd, vm.max_map_count ---------------------- */
+
+/*
+ * Mark, purge, mlock, unmark.  mlock() cannot fault the purged pages in
+ * (they raise SIGBUS), so it fails with ENOMEM, and like any mlock() whose
+ * fault-in fails it leaves the range locked.  Unmarking must still work.
+ */
+TEST_F_TIMEOUT(vr, mlock_after_purge_then_unmark, 120)
+{
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	errno = 0;
+	ASSERT_EQ(-1, mlock(p, LEN));
+	ASSERT_EQ(ENOMEM, errno);
+	ASSERT_EQ(1, smaps_has_flag(p, "lo"));
+	ASSERT_EQ(1, smaps_has_flag(p, "vo"));
+	/* QUERY and NONVOLATILE accept the locked range */
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(1, purged);
+	purged = 7;
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	/* Now it can be locked whole; the purged pages read as zero */
+	ASSERT_EQ(0, mlock(p, LEN));
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+	ASSERT_EQ(NPAGES, resident_pages(p, LEN));
+	ASSERT_EQ(0, munlock(p, LEN));
+}
+
+TEST_F(vr, nonvolatile_and_query_accept_locked)
+{
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	p = volatile_area(4 * PAGE_SZ, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, mlock(p, 4 * PAGE_SZ));
+	/* Marking a locked range is refused... */
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	/* ...but an already volatile one can be queried and unmarked */
+	ASSERT_EQ((long)(4 * PAGE_SZ), vr(p, 4 * PAGE_SZ, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ((long)(4 * PAGE_SZ),
+		  vr(p, 4 * PAGE_SZ, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	ASSERT_EQ(-1, check_pages(p, 4 * PAGE_SZ, SEED));
+}
+
+/* A purge would drop the uffd-wp bits: marking such a range is refused. */
+TEST_F(vr, einval_uffd_wp)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	int uffd, vmas, purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "needs CONFIG_USERFAULTFD (userfaultfd: %s)",
+		     strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pages(p, 4 * PAGE_SZ, SEED);
+	reg.range.start = (unsigned long)p;
+	reg.range.len = 4 * PAGE_SZ;
+	reg.mode = UFFDIO_REGISTER_MODE_WP;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		SKIP(return, "no userfaultfd write-protect on anon memory: %s",
+		     strerror(errno));
+	vmas = count_vmas();
+	errno = 0;
+	ASSERT_EQ(-1, vr(p, 4 * PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	ASSERT_EQ(0, vr(p, 4 * PAGE_SZ, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ((long)(4 * PAGE_SZ),
+		  vr(p, 4 * PAGE_SZ, VRANGE_NONVOLATILE, &purged));
+	close(uffd);
+}
+
+/*
+ * At vm.max_map_count, unmarking part of a volatile VMA needs a split and
+ * fails with ENOMEM, changing nothing; unmarking all of it needs none.
+ */
+TEST_F(vr, nonvolatile_at_max_map_count)
+{
+	long part, whole;
+	int part_errno, vo_after_part, vmas, vmas_after_part, purged = 7;
+	char saved[32];
+	char *p;
+
+	NEED_VRANGE();
+	p = volatile_area(4 * PAGE_SZ, SEED);
+	ASSERT_NE(NULL, p);
+	vmas = count_vmas();
+	ASSERT_LT(0, read_file("/proc/sys/vm/max_map_count", saved,
+			       sizeof(saved)));
+	ASSERT_EQ(0, write_file("/proc/sys/vm/max_map_count", "1"));
+	errno = 0;
+	part = vr(p + PAGE_SZ, PAGE_SZ, VRANGE_NONVOLATILE, &purged);
+	part_errno = errno;
+	vmas_after_part = count_vmas();
+	vo_after_part = smaps_has_flag(p + PAGE_SZ, "vo");
+	whole = vr(p, 4 * PAGE_SZ, VRANGE_NONVOLATILE, &purged);
+	/* Put the limit back before any assertion can end the test */
+	ASSERT_EQ(0, write_file("/proc/sys/vm/max_map_count", saved));
+	ASSERT_EQ(-1, part);
+	ASSERT_EQ(ENOMEM, part_errno);
+	ASSERT_EQ(vmas, vmas_after_part);
+	ASSERT_EQ(1, vo_after_part);
+	ASSERT_EQ((long)(4 * PAGE_SZ), whole);
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	ASSERT_EQ(-1, check_pages(p, 4 * PAGE_SZ, SEED));
+}
+
+/* --- SPEC 4.3: swap cache, KSM, and who keeps a page -------------------- */
+
+/*
+ * A volatile page in the swap cache (swapped out, then read back in) is
+ * purged like any other, not left on swap.
+ */
+TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
+{
+	long purged0;
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	if (!vmab_mode_has_swap())
+		SKIP(return, "needs an active swap device (mode %s)",
+		     vmab_mode());
+	p = map_anon(LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, LEN));
+	fill_pages(p, LEN, SEED);
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	/* A read fault maps the page and keeps it in the swap cache */
+	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
+	purged0 = events("pgvrange_purged");
+	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
+	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+}
+
+/*
+ * After fork, a child that unmarks its copy and drops it (MADV_DONTNEED)
+ * no longer maps the pages; its VMA still shares the anon_vma.  The
+ * parent's volatile pages must still be purged by memcg reclaim.
+ */
+TEST_F_TIMEOUT(vr, purge_after_child_dropped_its_copy, 180)
+{
+	int ready[2], done[2], purged = 7;
+	long purged0;
+	pid_t pid;
+	char c = 0;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MEMCG();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, no_hugepage(p, LEN));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int ok = vr(p, LEN, VRANGE_NONVOLATILE, NULL) == (long)LEN &&
+			 !madvise(p, LEN, MADV_DONTNEED);
+
+		c = ok ? 'y' : 'n';
+		if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	purged0 = events("pgvrange_purged");
+	ASSERT_EQ('y', c);
+	EXPECT_EQ(NPAGES, reclaim_all(&self->cg, p, LEN, 40));
+	ASSERT_EQ(1, write(done[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+}
+
+#define KSM_DIR "/sys/kernel/mm/ksm/"
+#define KSM_PAGES 32
+
+static long ksm_read(const char *file)
+{
+	char buf[64];
+
+	if (read_file(file, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* Wait until ksmd has finished n more full scans; 0 or -1 on timeout. */
+static int ksm_wait_scans(int n)
+{
+	long start = ksm_read(KSM_DIR "full_scans");
+	uint64_t t0 = now_ns();
+
+	while (ksm_read(KSM_DIR "full_scans") < start + n) {
+		if (now_ns() - t0 > 120ull * 1000000000ull)
+			return -1;
+		usleep(20000);
+	}
+	return 0;
+}
+
+/*
+ * ksmd leaves volatile VMAs alone (a KSM page cannot be purged): of two
+ * mergeable areas of identical pages, only the non-volatile one merges,
+ * and the volatile one can still be purged afterwards.
+ */
+TEST_F_TIMEOUT(vr, ksm_leaves_volatile_pages_unmerged, 300)
+{
+	char run[16], pages[16], sleep_ms[16];
+	size_t len = KSM_PAGES * PAGE_SZ;
+	long merged, purged0;
+	int i, scans;
+	char *a, *b;
+
+	NEED_VRANGE();
+	NEEDS(need_ksm());
+	ASSERT_LT(0, read_file(KSM_DIR "run", run, sizeof(run)));
+	ASSERT_LT(0, read_file(KSM_DIR "pages_to_scan", pages, sizeof(pages)));
+	ASSERT_LT(0, read_file(KSM_DIR "sleep_millisecs", sleep_ms,
+			       sizeof(sleep_ms)));
+	a = map_anon(len);
+	b = map_anon(len);
+	ASSERT_NE(MAP_FAILED, a);
+	ASSERT_NE(MAP_FAILED, b);
+	memset(a, 0x5a, len);
+	memset(b, 0xa5, len);
+	ASSERT_EQ((long)len, vr(b, len, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(0, madvise(a, len, MADV_MERGEABLE));
+	ASSERT_EQ(0, madvise(b, len, MADV_MERGEABLE));
+
+	write_file(KSM_DIR "pages_to_scan", "1000");
+	write_file(KSM_DIR "sleep_millisecs", "10");
+	write_file(KSM_DIR "run", "1");
+	scans = ksm_wait_scans(2);
+	for (i = 0; !scans && i < 100; i++) {
+		if (ksm_read("/proc/self/ksm_merging_pages") >= KSM_PAGES)
+			break;
+		scans = ksm_wait_scans(1);
+	}
+	/* Two more chances at b */
+	if (!scans)
+		scans = ksm_wait_scans(2);
+	merged = ksm_read("/proc/self/ksm_merging_pages");
+	write_file(KSM_DIR "run", "0");
+	write_file(KSM_DIR "pages_to_scan", pages);
+	write_file(KSM_DIR "sleep_millisecs", sleep_ms);
+	write_file(KSM_DIR "run", run);
+
+	ASSERT_EQ(0, scans);
+	/* ksmd ran and merged a, and left b alone */
+	ASSERT_EQ(KSM_PAGES, merged);
+	purged0 = events("pgvrange_purged");
+	ASSERT_EQ(KSM_PAGES, pageout_all(b, len));
+	ASSERT_EVENTS("pgvrange_purged", purged0, KSM_PAGES);
+	munmap(a, len);
+	munmap(b, len);
 }
 
 TEST_HARNESS_MAIN

@@ -44,7 +44,7 @@ our @SCENARIOS = (
 	 [qw(mlock_errno)]],
 	[image_cache => 'The image cache: 256 objects of 32 KiB marked while unused, pressure, then each object is taken back, checked and regenerated if lost.',
 	 [qw(cache_regenerated cache_wrong objects_paged_out)], 'cache'],
-	[both_designs => 'Both designs on the same memory (A column: MADV_FREE on a volatile range; B column: vrange on lazily freed pages), half paged out, judged by the purged flag. `lost after unmark` counts pages a second `MADV_PAGEOUT` still discarded after vrange(NONVOLATILE) had returned: the lazy-free state outlives it.',
+	[both_designs => 'Both designs on the same memory (A column: MADV_FREE on a volatile range; B column: vrange on lazily freed pages), half paged out, judged by the purged flag. `lost after unmark` counts pages a second `MADV_PAGEOUT` discarded after vrange(NONVOLATILE) had returned with nothing purged; NONVOLATILE cancels pending MADV_FREE as a write would (SPEC 4.4), and the test asserts 0.',
 	 [qw(discarded_after_unmark)]],
 );
 
