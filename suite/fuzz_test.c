@@ -24,7 +24,8 @@
  *  vrange:  unaligned start, len 0 or unaligned, overflow, end past
  *           TASK_SIZE, bad mode -> EINVAL; unwritable purged -> EFAULT;
  *           then pages in order: a hole stops (ENOMEM if first), a
- *           refused mapping stops (EINVAL if first); else the bytes
+ *           refused mapping stops (EINVAL if first; locked memory is
+ *           refused only by VRANGE_VOLATILE); else the bytes
  *           processed (QUERY: the bytes volatile).
  *  madvise: 6.1's do_madvise(): bad advice, unaligned start, len rounding
  *           to 0 or overflowing -> EINVAL; len 0 -> 0; then pages in
@@ -89,6 +90,16 @@ static const char *const kind_name[] = {
 static int kind_ok(int k)
 {
 	return k == K_ANON_RW || k == K_ANON_RO || k == K_ANON_NONE;
+}
+
+/*
+ * vrange() also takes locked memory, except to mark it volatile (SPEC 4.2:
+ * unmarking is what makes a range safe to lock).
+ */
+static int vrange_kind_ok(int k, int mode)
+{
+	return kind_ok(k) || (mode != VRANGE_VOLATILE &&
+			      (k == K_LOCKED || k == K_LOCKONFAULT));
 }
 
 static int kind_writable(int k)
@@ -558,7 +569,10 @@ static int walk_safe(unsigned long start, unsigned long len, enum walker w)
 		k = page_kind(a);
 		if (k < 0)
 			return 0;
-		if (k == K_HOLE ? w == W_VRANGE : !kind_ok(k) && w != W_NORMAL)
+		/* (vrange may walk on through locked pages: not a stop) */
+		if (k == K_HOLE ? w == W_VRANGE :
+		    !(w == W_VRANGE ? vrange_kind_ok(k, VRANGE_QUERY) : kind_ok(k)) &&
+		    w != W_NORMAL)
 			return 1;
 	}
 	return 1;
@@ -586,7 +600,7 @@ static struct expect vrange_oracle(unsigned long start, unsigned long len,
 			stop = ENOMEM;
 			break;
 		}
-		if (!kind_ok(k)) {
+		if (!vrange_kind_ok(k, m)) {
 			stop = EINVAL;
 			break;
 		}
