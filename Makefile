@@ -1,8 +1,9 @@
 # Entry points (SPEC 7).  V=name[,name] limits the variants; RERUN=1 boots
 # every variant even when a clean boot of the same images can be reused.
 #   make matrix   build, boot and run every variant, write the report
-#   make check    host-side tests, then the matrix judged against
-#                 matrix/expected.tsv (non-zero on any unexpected result)
+#                 (non-zero when a variant is not PASS)
+#   make check    host-side tests, then the matrix judged by each variant's
+#                 .config and matrix/known.tsv (non-zero on any unexpected result)
 #   make bench    the benchmarks alone (suite/bench.list), their own checks judged
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only

@@ -85,4 +85,16 @@ $c = $one->('ok 1 b', 4);
 is($c->{outcome}, 'FAIL', 'exit 4 after a pass: FAIL');
 like(join(' ', @{$c->{why}}), qr/vmselftest: exit status 4/, '... named');
 is($one->('ok 1 b # SKIP x', 2)->{outcome}, 'FAIL', 'exit 2 after a skip: FAIL');
+
+# The guest names the variant it was booted as; another name is a FAIL.
+my ($said) = slurp("$fx/clean.results") =~ /hello variant=(\S+)/;
+is(outcome('clean', variant => $said)->{outcome}, 'PASS', 'the variant the guest names is the one booted: PASS');
+$c = outcome('clean', variant => 'both');
+is($c->{outcome}, 'FAIL', 'another variant booted: FAIL');
+is($c->{why}[0], "the guest says it is variant '$said', but both was booted", '... saying which');
+$c = outcome('hang', timed_out => 1, variant => 'both');
+is($c->{outcome}, 'TIMEOUT', '... a worse outcome stands');
+like($c->{why}[0], qr/but both was booted/, '... with the mismatch first');
+is(outcome('bootfail', timed_out => 1, variant => 'both')->{outcome}, 'BOOTFAIL',
+   'no hello: nothing to compare');
 done_testing;

@@ -1,75 +1,131 @@
-# The expected table: parsing, mode globs, and every kind of mismatch.
+# The judge: expectations derived from a variant's .config, the exceptions of
+# matrix/known.tsv, and every kind of unexpected result.
 use strict;
 use warnings;
 use Test::More;
 use FindBin;
 use File::Temp qw(tempfile);
-use VMAB::Judge qw(load_expected expected_for judge);
+use VMAB::Judge qw(load_known expect judge);
+use VMAB::Variants qw(load_variants);
 
-sub table {
+sub known {
 	my ($text) = @_;
 	my ($fh, $f) = tempfile(UNLINK => 1);
 	print $fh $text;
 	close $fh;
-	return load_expected($f);
+	return load_known($f);
 }
 
-my $t = table(<<'EOT');
-# comment
-test      none  both
-p/a       pass  pass
-p/b       skip  noswap-*=skip,pass   # needs swap
-p/c       skip  pass                 # CONFIG_X=n
-EOT
-is(expected_for($t, 'p/a', 'none', 'swap-classic'), 'pass', 'plain cell');
-is(expected_for($t, 'p/b', 'both', 'noswap-mglru'), 'skip', 'glob entry');
-is(expected_for($t, 'p/b', 'both', 'swap-mglru'), 'pass', 'fallback entry');
-is($t->{rows}{'p/c'}{reason}, 'CONFIG_X=n', 'reason');
-is(expected_for($t, 'p/zz', 'both', 'm'), undef, 'unknown test');
+# Two kernels: one with design A, swap and THP; one with neither design.
+my %cfg = (
+	a => { CONFIG_VRANGE => 'y', CONFIG_MADV_FREE => 'n', CONFIG_SWAP => 'y',
+	       CONFIG_TRANSPARENT_HUGEPAGE => 'y' },
+	none => { CONFIG_VRANGE => 'n', CONFIG_SWAP => 'y' },
+);
+my $k = known("# comment\nfuzz/vrange_fuzz\t*\t*\tpass\tcalls vrange() everywhere\n" .
+	      "p/swap_*\t*\tnoswap-*\tskip\tneeds swap\n");
+
+sub want {
+	my ($v, $id, %t) = @_;
+	return (expect($k, $v, $cfg{$v}, { id => $id, mode => 'swap-classic', result => 'pass', %t }))[0];
+}
+
+# What a test's id names.
+is(want('a', 'vrange_test/vr.mark'), 'pass', 'a vrange test where vrange is on: pass');
+is(want('none', 'vrange_test/vr.mark'), 'skip', '... where it is off: skip');
+is(want('none', 'bench/churn_vrange_1t'), 'skip', 'a name that names the design anywhere');
+is(want('a', 'madvfree_test/hole'), 'skip', 'MADV_FREE off (absent from .config): skip');
+is(want('a', 'scn/scn.vrange.both_designs'), 'skip', 'both_designs needs both');
+is(want('a', 'vrange_test/vrange_absent_gives_enosys'), 'skip', '"absent" needs the option off');
+is(want('none', 'vrange_test/vrange_absent_gives_enosys'), 'pass', '... and passes where it is off');
+is(want('a', 'vrange_test/vr.thp_range_purged'), 'pass', 'an optional feature the kernel has');
+is(want('a', 'p/ksm_merge'), 'skip', '... and one it lacks (KSM)');
+is(want('a', 'p/plain'), 'pass', 'a name that names nothing: pass');
+is(want('a', 'pgvrange_sigbus/x'), 'pass', 'a design name inside a word does not count');
+
+# What a skip's reason names.
+my %skip = (result => 'skip');
+is(want('a', 'p/x', %skip, reason => 'needs CONFIG_MEMCG (no memory controller)'), 'skip',
+   'needs CONFIG_X that the .config lacks: skip');
+is(want('a', 'p/x', %skip, reason => 'needs CONFIG_TRANSPARENT_HUGEPAGE (no sysfs)'), 'pass',
+   '... that it has: pass (the probe disagrees with .config)');
+is(want('none', 'p/x', %skip, reason => 'CONFIG_VRANGE=n'), 'skip', 'CONFIG_X=n');
+is(want('a', 'p/x', %skip, reason => 'CONFIG_VRANGE=n or CONFIG_MADV_FREE=n'), 'skip', '... either of two');
+is(want('a', 'p/x', %skip, reason => 'vrange() is present (CONFIG_VRANGE=y)'), 'skip',
+   'CONFIG_X=y: skips where X is on');
+is(want('none', 'p/x', %skip, reason => 'vrange() is present (CONFIG_VRANGE=y)'), 'pass', '... not where it is off');
+is(want('none', 'p/x', %skip, reason => 'no vrange()'), 'skip', 'a design named without its option');
+is(want('a', 'p/x', %skip, reason => 'no vrange()'), 'pass', '... that the kernel has');
+is(want('a', 'p/x', %skip, reason => 'needs an active swap device', mode => 'noswap-mglru'), 'skip',
+   'an active swap device, in a noswap mode');
+is(want('a', 'p/x', %skip, reason => 'needs an active swap device'), 'pass', '... in a swap mode');
+is(want('a', 'p/x', %skip, reason => 'no huge page was allocated'), 'pass', 'a reason that names nothing');
+
+# matrix/known.tsv comes first.
+is(want('none', 'fuzz/vrange_fuzz'), 'pass', 'a known exception');
+is(want('a', 'p/swap_out', mode => 'noswap-classic'), 'skip', '... by mode');
+is(want('a', 'p/swap_out'), 'pass', '... only there');
+my ($w, $why) = expect($k, 'none', $cfg{none}, { id => 'fuzz/vrange_fuzz', mode => 'swap-classic' });
+like($why, qr/known\.tsv:2: calls vrange\(\) everywhere/, '... says where and why');
 
 sub run {
 	my (@tests) = @_;
 	my %progs;
-	$progs{"$_->[0]\0p"} = { mode => $_->[0], prog => 'p', rc => 0 } for @tests;
-	return { tests => [map { { mode => $_->[0], id => $_->[1], prog => 'p', result => $_->[2] } } @tests],
+	for my $t (@tests) {
+		my $p = $progs{$t->[0]} //= { mode => $t->[0], prog => 'p', rc => 0, planned => 0, ran => 0 };
+		$p->{planned}++;
+		$p->{ran}++ unless $t->[2] eq 'missing';
+	}
+	return { tests => [map { { mode => $_->[0], id => "p/$_->[1]", prog => 'p', result => $_->[2],
+				   reason => $_->[3] } } grep { $_->[2] ne 'missing' } @tests],
 		 programs => [values %progs] };
 }
 
-my @ok = judge($t, 'both', run(['swap-classic', 'p/a', 'pass'], ['swap-classic', 'p/b', 'pass'],
-			       ['swap-classic', 'p/c', 'pass']));
+my @ok = judge($k, 'a', $cfg{a}, run(['swap-classic', 'vr', 'pass'], ['swap-classic', 'mf', 'skip', 'CONFIG_MADV_FREE=n'],
+				     ['noswap-classic', 'vr', 'pass'], ['noswap-classic', 'mf', 'skip', 'CONFIG_MADV_FREE=n']));
 is(scalar @ok, 0, 'all as expected') or diag explain \@ok;
 
-my @bad = judge($t, 'both', run(['swap-classic', 'p/a', 'fail'], ['swap-classic', 'p/b', 'pass'],
-				['swap-classic', 'p/c', 'skip'], ['swap-classic', 'p/new', 'pass']));
+my @bad = judge($k, 'a', $cfg{a}, run(['swap-classic', 'a', 'fail'], ['swap-classic', 'b', 'skip', 'needs CONFIG_VRANGE'],
+				      ['swap-classic', 'c', 'skip', 'could not'], ['swap-classic', 'madv_free_x', 'pass']));
 my %what = map { ($_->{id} => $_->{what}) } @bad;
 is($what{'p/a'}, 'unexpected failure', 'failure caught');
-is($what{'p/c'}, 'unexpected skip', 'unexpected skip caught');
-is($what{'p/new'}, 'not in the expected table', 'unknown test caught');
+is($what{'p/b'}, 'unexpected skip', 'a skip naming an option the .config has');
+is($what{'p/c'}, 'unexpected skip', 'a skip naming nothing');
+is($what{'p/madv_free_x'}, 'unexpected pass', 'a pass of a test that needs an option the .config lacks');
+my ($fb) = grep { $_->{id} eq 'p/b' } @bad;
+is($fb->{why}[0], 'it skipped for want of CONFIG_VRANGE, which this variant and mode have', '... with why');
 my ($fa) = grep { $_->{id} eq 'p/a' } @bad;
 is_deeply($fa->{why}, [], 'a failure carries why, empty when the test said nothing');
-ok(!exists((grep { $_->{id} eq 'p/c' } @bad)[0]{why}), '... an unexpected skip carries none');
-my $r = run(['swap-classic', 'p/a', 'fail']);
+my $r = run(['swap-classic', 'a', 'fail']);
 $r->{tests}[0]{diag} = ['# p.c:9:a:Expected 1 (1) == x (0)'];
-($fa) = judge($t, 'both', $r);
+($fa) = judge($k, 'a', $cfg{a}, $r);
 is_deeply($fa->{why}, ['p.c:9:a:Expected 1 (1) == x (0)'], '... and the test\'s own words when it said some');
 
-@bad = judge($t, 'none', run(['noswap-classic', 'p/a', 'pass'], ['noswap-classic', 'p/b', 'pass']));
-%what = map { ($_->{id} => $_->{what}) } @bad;
-is($what{'p/b'}, 'unexpected pass', 'unexpected pass caught');
-is($what{'p/c'}, 'missing test', 'missing test caught');
-
-@bad = judge($t, 'both', { tests => [], programs => [] });
+# Missing: a test another mode reported, or fewer results than planned.
+@bad = judge($k, 'a', $cfg{a}, run(['swap-classic', 'x', 'pass'], ['swap-classic', 'y', 'pass'],
+				   ['noswap-classic', 'x', 'pass'], ['noswap-classic', 'z', 'missing']));
+is_deeply([sort map { "$_->{mode} $_->{id} $_->{what} $_->{want}" } @bad],
+	  ['noswap-classic p/* missing test 2 results', 'noswap-classic p/y missing test pass'],
+	  'missing tests caught, by name and by count');
+@bad = judge($k, 'a', $cfg{a}, { tests => [], programs => [] });
 is(scalar @bad, 0, 'programs that did not run are not expected');
+$r = run(['swap-classic', 'x', 'pass']);
+push @{$r->{tests}}, $r->{tests}[0];
+is((judge($k, 'a', $cfg{a}, $r))[0]{what}, 'reported twice', 'a test reported twice');
 
-eval { judge($t, 'debug', run()) };
-like($@, qr/no column/, 'a variant without a column is an error');
-
-eval { table("test none\np/a pass pass\n") };
-like($@, qr/cells/, 'wrong cell count is an error');
-eval { table("test none\np/a fail\n") };
+eval { known("p/a\t*\t*\tpass\n") };
+like($@, qr/five tab-separated/, 'a line without its why is an error');
+eval { known("p/a  *  *  pass  spaces\n") };
+like($@, qr/five tab-separated/, 'spaces are not tabs');
+eval { known("p/a\t*\t*\tfail\tno\n") };
 like($@, qr/bad outcome/, 'fail is never expected');
 
-my $real = load_expected("$FindBin::Bin/../../matrix/expected.tsv");
-is_deeply($real->{variants}, [qw(none vrange madv-free both lean swapless debug)],
-	  'the real table has the seven variants');
+# The real exceptions: few, each with a reason, none naming a variant that
+# is not in the table.
+my $real = load_known("$FindBin::Bin/../known.tsv");
+cmp_ok(scalar @$real, '<=', 10, 'matrix/known.tsv is short');
+my @names = map { $_->{name} } @{load_variants()};
+for my $row (@$real) {
+	ok(scalar(grep { $_ =~ $row->{variant} } @names), "known.tsv:$row->{line} matches a variant");
+}
 done_testing;

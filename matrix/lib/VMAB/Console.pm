@@ -47,7 +47,9 @@ sub find_splats {
 }
 
 # classify(console => TEXT, results => PARSED (VMAB::Tap::parse_results),
-#          timed_out => BOOL) -> { outcome => ..., why => [...], splats => [...] }
+#          timed_out => BOOL, variant => NAME) -> { outcome => ..., why => [...], splats => [...] }
+# With variant, the name /init reports in its hello line must be the one
+# booted: a kernel or command line from another variant is a FAIL.
 sub classify {
 	my (%o) = @_;
 	my $console = $o{console} // '';
@@ -90,6 +92,12 @@ sub classify {
 		my @failed = grep { $_->{result} eq 'fail' } @{$r->{tests}};
 		push @why, scalar(@failed) . ' test(s) failed' if @failed;
 		$outcome = @why ? 'FAIL' : 'PASS';
+	}
+	my $said = $r->{hello} && $r->{hello}{variant};
+	if (defined $o{variant} && $r->{hello} && ($said // '') ne $o{variant}) {
+		unshift @why, "the guest says it is variant '" . ($said // '') .
+			"', but $o{variant} was booted";
+		$outcome = 'FAIL' if $outcome eq 'PASS';
 	}
 	return { outcome => $outcome, why => \@why, splats => \@splats };
 }

@@ -1,55 +1,58 @@
 package VMAB::Judge;
-# The expected-results table (matrix/expected.tsv) and judging a boot's
-# results against it.
-#
-# The table: a header line "test <variant> <variant> ...", then one row per
-# test id ("program/test"), one cell per variant, and an optional
-# "# reason" that says why a cell expects a skip.  A cell is a
-# comma-separated list of OUTCOME or MODEGLOB=OUTCOME; the first entry whose
-# glob matches the run-time mode wins, a bare OUTCOME matches every mode.
-# OUTCOME is pass or skip ("fail" is never expected).
-#   vrange_test/purge_by_memcg_reclaim  skip  pass  skip  pass  pass  pass  # CONFIG_VRANGE=n
-#   base_test/swap_state_matches_mode   pass  pass  pass  pass  pass  pass
+# Judging a boot's results against what the variant's .config implies
+# (SPEC 7): a test passes unless it needs something the variant or the mode
+# lacks, and then it skips, saying what.  What a test needs is read from
+#   - its id (program/name): naming a design (vrange; madv_free, madvfree or
+#     lazyfree) means it needs that design's option; "absent" in the name
+#     means it needs the option off; "both_designs" needs both;
+#   - the reason it skipped: every CONFIG_X it names ("needs CONFIG_X",
+#     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else a design it names;
+#     "swap device": an active swap device (CONFIG_SWAP=y and a swap-* mode).
+# A skip is expected when some need is unmet, a pass when all are met; so a
+# skip whose reason names an option the .config has, or a pass of a test
+# whose name needs an option the .config lacks, is unexpected.
+# matrix/known.tsv lists the exceptions, each with its reason (load_known).
 use strict;
 use warnings;
 use Exporter 'import';
+use VMAB::File qw(slurp);
+use VMAB::Kconfig qw(parse_config);
 use VMAB::Tap qw(failure_excerpt);
+use VMAB::Variants qw(mode_traits);
 
-our @EXPORT_OK = qw(load_expected expected_for judge);
+our @EXPORT_OK = qw(load_known load_config expect judge);
 
-sub load_expected {
+# The options a test's id or skip reason may name, and how it names them.
+my @NAMED = (
+	[CONFIG_VRANGE => qr/(?<![a-z])vrange/i],
+	[CONFIG_MADV_FREE => qr/(?<![a-z])(?:madv_?free|lazyfree)/i],
+	[CONFIG_TRANSPARENT_HUGEPAGE => qr/(?<![a-z])(?:thp|khugepaged|transhuge)/i],
+	[CONFIG_KSM => qr/(?<![a-z])ksm/i],
+	[CONFIG_MEMCG => qr/(?<![a-z])memcg/i],
+	[CONFIG_LRU_GEN => qr/(?<![a-z])lru_gen/i],
+);
+# The two designs (a scenario "both_designs" needs both).
+my @DESIGNS = @NAMED[0, 1];
+
+# load_known($file) -> [{test, variant, mode (globs as regexes), outcome, why, line}]
+# One exception a line, five tab-separated fields:
+#   test glob <TAB> variant glob <TAB> mode glob <TAB> pass|skip <TAB> why
+sub load_known {
 	my ($file) = @_;
 	open(my $fh, '<', $file) or die "cannot read $file: $!\n";
-	my (@cols, %rows);
+	my @rows;
 	while (my $l = <$fh>) {
 		chomp $l;
 		next if $l =~ /^\s*(#|$)/;
-		my ($cells, $reason) = split /\s+#\s*/, $l, 2;
-		my ($id, @c) = split ' ', $cells;
-		if (!@cols) {
-			die "$file:$.: the first line must be 'test <variant>...'\n"
-				unless $id eq 'test' && @c;
-			@cols = @c;
-			next;
-		}
-		die "$file:$.: $id has " . scalar(@c) . ' cells for ' .
-			scalar(@cols) . " variants\n" unless @c == @cols;
-		die "$file:$.: $id is listed twice\n" if $rows{$id};
-		my %cell;
-		for my $i (0 .. $#cols) {
-			my @alt;
-			for my $e (split /,/, $c[$i]) {
-				my ($glob, $out) = $e =~ /=/ ? split(/=/, $e, 2) : ('*', $e);
-				die "$file:$.: bad outcome '$out' for $id\n"
-					unless $out =~ /^(pass|skip)$/;
-				push @alt, [glob_re($glob), $out];
-			}
-			$cell{$cols[$i]} = \@alt;
-		}
-		$rows{$id} = { cells => \%cell, reason => $reason // '', line => $. };
+		my @f = split /\t/, $l;
+		die "$file:$.: want five tab-separated fields: test, variant, mode, outcome, why\n"
+			unless @f == 5 && length $f[4];
+		die "$file:$.: bad outcome '$f[3]' (pass or skip; fail is never expected)\n"
+			unless $f[3] =~ /^(pass|skip)$/;
+		push @rows, { test => glob_re($f[0]), variant => glob_re($f[1]), mode => glob_re($f[2]),
+			      outcome => $f[3], why => $f[4], line => $. };
 	}
-	die "$file: no header line\n" unless @cols;
-	return { variants => \@cols, rows => \%rows };
+	return \@rows;
 }
 
 sub glob_re {
@@ -58,51 +61,102 @@ sub glob_re {
 	return qr/^$re$/;
 }
 
-# expected_for($table, $id, $variant, $mode) -> 'pass' | 'skip' | undef
-sub expected_for {
-	my ($t, $id, $variant, $mode) = @_;
-	my $row = $t->{rows}{$id} or return undef;
-	my $alts = $row->{cells}{$variant} or return undef;
-	for my $a (@$alts) {
-		return $a->[1] if $mode =~ $a->[0];
-	}
-	return undef;
+# load_config($file) -> { CONFIG_X => value }: a variant's .config.
+sub load_config {
+	my ($file) = @_;
+	die "no $file: the judge needs the variant's .config\n" unless -s $file;
+	return parse_config(slurp($file));
 }
 
-# judge($table, $variant, $parsed_results) -> list of problems, each
-# { mode, id, want, got, what }, and for a failure, why => [lines] (the
-# test's own words, failure_excerpt).  Only rows of programs that ran in a mode
-# are expected there, so a run of some programs (make bench) judges those.
+# name_needs("prog/name") -> { CONFIG_X => 1 (on) | 0 (off) }
+sub name_needs {
+	my ($id) = @_;
+	my %need;
+	for my $d (@NAMED) {
+		$need{$d->[0]} = $id =~ /absent/ ? 0 : 1 if $id =~ $d->[1];
+	}
+	$need{$_->[0]} = 1 for $id =~ /both_designs/ ? @DESIGNS : ();
+	return \%need;
+}
+
+# reason_needs("needs CONFIG_MEMCG (...)") -> { CONFIG_X | swap => 1 | 0 }
+sub reason_needs {
+	my ($why) = @_;
+	my %need;
+	$need{$1} = (defined $2 && $2 eq 'y') ? 0 : 1
+		while $why =~ /\b(CONFIG_\w+)(?:=([ynm]))?/g;
+	if (!%need) {
+		$why =~ $_->[1] and $need{$_->[0]} = 1 for @NAMED;
+	}
+	$need{swap} = 1 if $why =~ /\bswap device\b/i;
+	return \%need;
+}
+
+# The needs of %$need that this variant and mode do not meet, as words.
+sub unmet {
+	my ($need, $config, $mode) = @_;
+	my @un;
+	for my $k (sort keys %$need) {
+		my $have = $k eq 'swap'
+			? mode_traits($mode)->{swap} && ($config->{CONFIG_SWAP} // 'n') eq 'y'
+			: ($config->{$k} // 'n') eq 'y';
+		next if !$have == !$need->{$k};
+		push @un, $k eq 'swap' ? "no swap device in $mode"
+			: $need->{$k} ? "$k=n" : "$k=y";
+	}
+	return @un;
+}
+
+# expect($known, $variant, $config, $test) -> (pass|skip, why): what $test
+# ({id, mode, result, reason}) should have done.  A skip's own reason counts:
+# it is expected when what it names is missing here.
+sub expect {
+	my ($known, $variant, $config, $t) = @_;
+	for my $k (@$known) {
+		return ($k->{outcome}, "matrix/known.tsv:$k->{line}: $k->{why}")
+			if $t->{id} =~ $k->{test} && $variant =~ $k->{variant}
+			&& $t->{mode} =~ $k->{mode};
+	}
+	my @un = unmet(name_needs($t->{id}), $config, $t->{mode});
+	return ('skip', "needs what it names: @un") if @un;
+	return ('pass', '') unless ($t->{result} // '') eq 'skip';
+	my $need = reason_needs($t->{reason} // '');
+	return ('pass', 'its skip reason names nothing this variant or mode lacks') unless %$need;
+	@un = unmet($need, $config, $t->{mode});
+	return ('skip', join(', ', @un)) if @un;
+	my @named = map { $_ eq 'swap' ? 'an active swap device'
+			  : $need->{$_} ? $_ : "$_ off" } sort keys %$need;
+	return ('pass', "it skipped for want of @named, which this variant and mode have");
+}
+
+# judge($known, $variant, $config, $parsed_results) -> list of problems, each
+# { mode, id, want, got, what }, for a failure why => [lines] (the test's own
+# words, failure_excerpt), else for an unexpected outcome why => [reason].
+# A test is missing when its program printed fewer results than it planned,
+# or when it reported in another mode where its program also ran.
 sub judge {
-	my ($t, $variant, $r) = @_;
-	die "variant $variant has no column in the expected table\n"
-		unless grep { $_ eq $variant } @{$t->{variants}};
-	my @bad;
-	my %seen;
+	my ($known, $variant, $config, $r) = @_;
+	my (@bad, %seen, %id_prog);
 	for my $x (@{$r->{tests}}) {
 		my $key = "$x->{mode}\0$x->{id}";
 		push @bad, { %$x{qw(mode id)}, want => '-', got => $x->{result},
 			     what => 'reported twice' } if $seen{$key}++;
-		my $want = expected_for($t, $x->{id}, $variant, $x->{mode});
-		if (!defined $want) {
-			push @bad, { mode => $x->{mode}, id => $x->{id}, want => '-',
-				     got => $x->{result}, what => 'not in the expected table' };
-		} elsif ($want ne $x->{result}) {
-			push @bad, { mode => $x->{mode}, id => $x->{id}, want => $want,
-				     got => $x->{result},
-				     what => $x->{result} eq 'fail' ? 'unexpected failure'
-				     : "unexpected $x->{result}",
-				     ($x->{result} eq 'fail'
-				      ? (why => [failure_excerpt($x)]) : ()) };
-		}
+		$id_prog{$x->{id}} = $x->{prog};
+		my ($want, $why) = expect($known, $variant, $config, $x);
+		next if $want eq $x->{result};
+		push @bad, { mode => $x->{mode}, id => $x->{id}, want => $want, got => $x->{result},
+			     what => $x->{result} eq 'fail' ? 'unexpected failure' : "unexpected $x->{result}",
+			     why => $x->{result} eq 'fail' ? [failure_excerpt($x)] : [$why] };
 	}
-	for my $id (sort keys %{$t->{rows}}) {
-		my ($prog) = split m{/}, $id;
-		for my $p (grep { $_->{prog} eq $prog } @{$r->{programs}}) {
-			next if $seen{"$p->{mode}\0$id"};
-			next unless defined expected_for($t, $id, $variant, $p->{mode});
+	for my $p (@{$r->{programs}}) {
+		push @bad, { mode => $p->{mode}, id => "$p->{prog}/*", want => "$p->{planned} results",
+			     got => $p->{ran}, what => 'missing test' }
+			if $p->{planned} > $p->{ran};
+		for my $id (sort grep { $id_prog{$_} eq $p->{prog} } keys %id_prog) {
+			next if $seen{"$p->{mode}\0$id"}++;
+			my $t = { id => $id, mode => $p->{mode} };
 			push @bad, { mode => $p->{mode}, id => $id,
-				     want => expected_for($t, $id, $variant, $p->{mode}),
+				     want => (expect($known, $variant, $config, $t))[0],
 				     got => 'missing', what => 'missing test' };
 		}
 	}

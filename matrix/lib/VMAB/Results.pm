@@ -10,7 +10,7 @@ package VMAB::Results;
 #     phases => { config => s, build => s, boot => s, chain_copy => s,
 #                 build_from => V (whose objects it started from, itself
 #                 or "empty"), objects, objects_rebuilt },
-#     problems => [ {mode, id, want, got, what} ],   # against expected.tsv
+#     problems => [ {mode, id, want, got, what, why} ],   # VMAB::Judge
 #     modes => { MODE => {
 #       tests => { ID => { result, reason } },
 #       programs => { PROG => { rc, ms, planned, ran } },
@@ -23,7 +23,7 @@ use JSON::PP;
 use VMAB::File qw(slurp spew);
 use VMAB::Tap qw(to_tap);
 
-our @EXPORT_OK = qw(load_matrix save_matrix variant_record write_tap);
+our @EXPORT_OK = qw(load_matrix save_matrix variant_record write_tap exit_status);
 
 sub json { JSON::PP->new->canonical->pretty }
 
@@ -73,6 +73,23 @@ sub variant_record {
 		run_at => scalar gmtime,
 		modes => \%modes,
 	};
+}
+
+# exit_status($matrix, [names], judge => BOOL) -> (status, @not_clean):
+# the variants that are not PASS, or, when judging, have unexpected results,
+# each as "name (OUTCOME[, N unexpected])"; status 1 when any is not PASS
+# (SPEC 7: make matrix), or, when judging, has an unexpected result.
+sub exit_status {
+	my ($m, $names, %o) = @_;
+	my ($status, @bad) = (0);
+	for my $n (@$names) {
+		my $x = $m->{variants}{$n} // { outcome => 'MISSING', problems => [] };
+		my $p = scalar @{$x->{problems} // []};
+		next if $x->{outcome} eq 'PASS' && !$p;
+		$status = 1 if $x->{outcome} ne 'PASS' || $o{judge};
+		push @bad, "$n ($x->{outcome}" . ($p ? ", $p unexpected" : '') . ')';
+	}
+	return ($status, @bad);
 }
 
 sub write_tap {

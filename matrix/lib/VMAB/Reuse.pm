@@ -4,8 +4,8 @@ package VMAB::Reuse;
 # "(cached) PASSED").  The key is a SHA-256 over the kernel image, the
 # initramfs, the kernel command line, the accelerator and the QEMU version.
 # Only a boot that ended PASS with no unexpected result is kept; the logs are
-# classified and judged again on every run, so a changed expected table or
-# driver still applies.  matrix/vmab --rerun (make RERUN=1) boots again.
+# classified and judged again on every run, so a changed matrix/known.tsv,
+# .config or driver still applies.  matrix/vmab --rerun (make RERUN=1) boots again.
 use strict;
 use warnings;
 use Exporter 'import';

@@ -1,25 +1,40 @@
 package VMAB::Variants;
-# The variant table: matrix/variants.conf.
+# The variant table, matrix/variants.conf: every variant's name, fragments,
+# run-time modes, boot budget and place in the report.  Every other list of
+# variants or modes (build order, report order, mode order) is read from it,
+# and what a mode's name means (swap, LRU) is read by mode_traits alone.
 use strict;
 use warnings;
 use Exporter 'import';
+use File::Basename qw(dirname);
+use File::Spec;
 
-our @EXPORT_OK = qw(load_variants select_variants);
+our @EXPORT_OK = qw(load_variants select_variants report_order mode_order mode_traits);
 
+# matrix/variants.conf, found from this file (matrix/lib/VMAB/Variants.pm).
+our $TABLE = File::Spec->rel2abs(dirname(__FILE__) . '/../../variants.conf');
+
+# load_variants([$file]) -> [{name, fragments, modes, timeout, report}], in
+# build order (the table's rows).
 sub load_variants {
 	my ($file) = @_;
+	$file //= $TABLE;
 	open(my $fh, '<', $file) or die "cannot read $file: $!\n";
-	my @v;
+	my (@v, %seen);
 	while (my $line = <$fh>) {
 		next if $line =~ /^\s*(#|$)/;
-		my ($name, $frags, $modes, $timeout) = split ' ', $line;
-		die "$file:$.: want 'name fragments modes timeout'\n"
-			unless defined $timeout && $timeout =~ /^\d+$/;
+		my ($name, $frags, $modes, $timeout, $report, @extra) = split ' ', $line;
+		die "$file:$.: want 'name fragments modes timeout report'\n"
+			unless defined $report && !@extra && $timeout =~ /^\d+$/ && $report =~ /^\d+$/;
+		die "$file:$.: $name is listed twice\n" if $seen{$name}++;
+		my @modes = split /,/, $modes;
+		eval { mode_traits($_) for @modes; 1 } or die "$file:$.: $@";
 		push @v, {
 			name => $name,
 			fragments => [split /,/, $frags],
-			modes => [split /,/, $modes],
+			modes => \@modes,
 			timeout => $timeout,
+			report => $report,
 		};
 	}
 	die "$file: no variants\n" unless @v;
@@ -38,10 +53,34 @@ sub select_variants {
 	return [grep { $want{$_->{name}} } @$all];
 }
 
+# report_order([$file]) -> the variant names in the order of the report column.
+sub report_order {
+	my ($file) = @_;
+	return map { $_->{name} }
+		sort { $a->{report} <=> $b->{report} } @{load_variants($file)};
+}
+
+# mode_order([$file]) -> every mode the table names, in the order they first
+# appear (the report's order of modes).
+sub mode_order {
+	my ($file) = @_;
+	my %seen;
+	return grep { !$seen{$_}++ } map { @{$_->{modes}} } @{load_variants($file)};
+}
+
+# mode_traits("noswap-mglru") -> { swap => 0, lru => 'mglru' }: the one place
+# on the host that reads a mode's name (suite/init.sh does on the guest).
+sub mode_traits {
+	my ($mode) = @_;
+	my ($swap, $lru) = ($mode // '') =~ /^(swap|noswap)-(classic|mglru)$/
+		or die "unknown mode '" . ($mode // '') . "' (want swap-* or noswap-*, then -classic or -mglru)\n";
+	return { swap => $swap eq 'swap' ? 1 : 0, lru => $lru };
+}
+
 # A variant that runs a swap mode gets a swap disk.
 sub wants_swap_disk {
 	my ($v) = @_;
-	return scalar grep { /^swap-/ } @{$v->{modes}};
+	return scalar grep { mode_traits($_)->{swap} } @{$v->{modes}};
 }
 
 1;
