@@ -8,10 +8,11 @@ use Exporter 'import';
 use File::Path qw(make_path);
 use VMAB::File qw(spew);
 use VMAB::Report::Html qw(md_to_html);
+use VMAB::Variants qw(report_order);
 
 our @EXPORT_OK = qw(write_report variants_by_tests);
 
-our @ORDER = qw(none vrange madv-free both lean swapless debug);
+our @ORDER = report_order();	# matrix/variants.conf
 
 sub variant_names {
 	my ($m) = @_;

@@ -11,9 +11,10 @@ use strict;
 use warnings;
 use List::Util qw(min max);
 use VMAB::Report::Plot qw(lines_svg bars_svg);
+use VMAB::Variants qw(report_order mode_order);
 
-our @VARIANT_ORDER = qw(both vrange madv-free none lean swapless debug);
-our @MODE_ORDER = qw(swap-classic swap-mglru noswap-classic noswap-mglru);
+our @VARIANT_ORDER = report_order();	# matrix/variants.conf
+our @MODE_ORDER = mode_order();
 our $FLAT = 2;		# vrange(VOLATILE) at the largest size / at 4 KiB
 our $FREE_GOAL = 2;	# MADV_FREE records/s / MADV_DONTNEED records/s
 

@@ -10,10 +10,11 @@ package VMAB::Report::Scenarios;
 use strict;
 use warnings;
 use List::Util qw(sum max min);
+use VMAB::Variants qw(report_order mode_order mode_traits);
 
 our $PROG = 'scenario_test';
-our @VARIANT_ORDER = qw(none vrange madv-free both lean swapless debug);
-our @MODE_ORDER = qw(swap-classic swap-mglru noswap-classic noswap-mglru);
+our @VARIANT_ORDER = report_order();	# matrix/variants.conf
+our @MODE_ORDER = mode_order();
 our %DESIGN_TITLE = (vrange => 'A: vrange', madv_free => 'B: MADV_FREE');
 
 # Scenario, what it does, and the figures its cells show after the common
@@ -339,7 +340,7 @@ sub q_lru {
 			$md .= "- $DESIGN_TITLE{$design}, on marking 8 MiB (memcg `memory.stat` change): " .
 				(@parts ? join('; ', @parts) : 'no memcg figures') . ".\n";
 		}
-		my @fp = grep { $_->{mode} =~ /^swap-/ } of($data, $design, 'memcg_reclaim');
+		my @fp = grep { mode_traits($_->{mode})->{swap} } of($data, $design, 'memcg_reclaim');
 		if (@fp) {
 			$any = 1;
 			$md .= "- $DESIGN_TITLE{$design}, swap on, `memory.reclaim` of exactly the marked size: took " .
@@ -414,7 +415,7 @@ sub q_swapless {
 	my @rows;
 	my %keys;
 	for my $x (@$data) {
-		next unless $x->{mode} =~ /^noswap-/;
+		next if mode_traits($x->{mode})->{swap};
 		my $d = $x->{d};
 		next unless grep { $_ eq ($d->{scenario} // '') } @scn;
 		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
