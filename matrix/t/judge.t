@@ -5,14 +5,13 @@ use warnings;
 use Test::More;
 use FindBin;
 use File::Temp qw(tempfile);
+use VMAB::File qw(spew);
 use VMAB::Judge qw(load_known expect judge);
 use VMAB::Variants qw(load_variants);
 
 sub known {
-	my ($text) = @_;
-	my ($fh, $f) = tempfile(UNLINK => 1);
-	print $fh $text;
-	close $fh;
+	my (undef, $f) = tempfile(UNLINK => 1);
+	spew($f, $_[0]);
 	return load_known($f);
 }
 

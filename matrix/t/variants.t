@@ -4,13 +4,12 @@ use strict;
 use warnings;
 use Test::More;
 use File::Temp qw(tempfile);
+use VMAB::File qw(spew);
 use VMAB::Variants qw(load_variants select_variants report_order mode_order mode_traits);
 
 sub table {
-	my ($text) = @_;
-	my ($fh, $f) = tempfile(UNLINK => 1);
-	print $fh $text;
-	close $fh;
+	my (undef, $f) = tempfile(UNLINK => 1);
+	spew($f, $_[0]);
 	return $f;
 }
 
