@@ -2,9 +2,10 @@ package VMAB::Judge;
 # Judging a boot's results against what the variant's .config implies
 # (SPEC 7): a test passes unless it needs something the variant or the mode
 # lacks, and then it skips, saying what.  What a test needs is read from
-#   - its id (program/name): naming a design (vrange; madv_free, madvfree or
-#     lazyfree) means it needs that design's option; "absent" in the name
-#     means it needs the option off; "both_designs" needs both;
+#   - its id (program/name): naming a design (vrange or sigbus; madv_free,
+#     madvfree or lazyfree) or an optional feature (thp, khugepaged,
+#     transhuge; ksm; memcg; lru_gen) means it needs that option; "absent"
+#     in the name means it needs the option off; "both_designs" needs both;
 #   - the reason it skipped: every CONFIG_X it names ("needs CONFIG_X",
 #     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else a design it names;
 #     "swap device": an active swap device (CONFIG_SWAP=y and a swap-* mode).
@@ -22,9 +23,10 @@ use VMAB::Variants qw(mode_traits);
 
 our @EXPORT_OK = qw(load_known load_config expect judge);
 
-# The options a test's id or skip reason may name, and how it names them.
+# The options a test's id or skip reason may name, and how it names them
+# (a SIGBUS on a purged page is design A's alone).
 my @NAMED = (
-	[CONFIG_VRANGE => qr/(?<![a-z])vrange/i],
+	[CONFIG_VRANGE => qr/(?<![a-z])(?:vrange|sigbus)/i],
 	[CONFIG_MADV_FREE => qr/(?<![a-z])(?:madv_?free|lazyfree)/i],
 	[CONFIG_TRANSPARENT_HUGEPAGE => qr/(?<![a-z])(?:thp|khugepaged|transhuge)/i],
 	[CONFIG_KSM => qr/(?<![a-z])ksm/i],
@@ -117,10 +119,13 @@ sub expect {
 			if $t->{id} =~ $k->{test} && $variant =~ $k->{variant}
 			&& $t->{mode} =~ $k->{mode};
 	}
-	my @un = unmet(name_needs($t->{id}), $config, $t->{mode});
+	my $by_name = name_needs($t->{id});
+	my @un = unmet($by_name, $config, $t->{mode});
 	return ('skip', "needs what it names: @un") if @un;
 	return ('pass', '') unless ($t->{result} // '') eq 'skip';
+	# What the name settles (and this kernel has), the reason cannot undo.
 	my $need = reason_needs($t->{reason} // '');
+	delete @$need{keys %$by_name};
 	return ('pass', 'its skip reason names nothing this variant or mode lacks') unless %$need;
 	@un = unmet($need, $config, $t->{mode});
 	return ('skip', join(', ', @un)) if @un;
