@@ -7,7 +7,8 @@ package VMAB::Judge;
 #     transhuge; ksm; memcg; lru_gen) means it needs that option; "absent"
 #     in the name means it needs the option off; "both_designs" needs both;
 #   - the reason it skipped: every CONFIG_X it names ("needs CONFIG_X",
-#     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else a design it names;
+#     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else an option it names as
+#     a name would, except one the name already settles;
 #     "swap device": an active swap device (CONFIG_SWAP=y and a swap-* mode).
 # A skip is expected when some need is unmet, a pass when all are met; so a
 # skip whose reason names an option the .config has, or a pass of a test
@@ -121,7 +122,7 @@ sub expect {
 	}
 	my $by_name = name_needs($t->{id});
 	my @un = unmet($by_name, $config, $t->{mode});
-	return ('skip', "needs what it names: @un") if @un;
+	return ('skip', "its name needs what this variant or mode lacks: @un") if @un;
 	return ('pass', '') unless ($t->{result} // '') eq 'skip';
 	# What the name settles (and this kernel has), the reason cannot undo.
 	my $need = reason_needs($t->{reason} // '');
