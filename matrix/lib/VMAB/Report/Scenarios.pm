@@ -668,9 +668,9 @@ sub section {
 		"design **B** is `MADV_FREE` (6.1's, made selectable). Every scenario also holds unmarked memory with " .
 		"known content and checks it byte for byte. What each scenario does and what each design did there, " .
 		"variant by variant and mode by mode, is in [the appendix](#scenarios-run-by-run).\n\n";
-	unless (@data) {
-		return $md . "_No scenario figures in this run (suite/scenario_test did not run or printed no `# \@data` lines)._\n";
-	}
+	$md .= "_No scenario figures in this run (suite/scenario_test did not run or printed no `# \@data` lines)._\n\n"
+		unless @data;
+	# Every question has its heading, figures or not: the summary links to it.
 	my $n = 0;
 	for my $q (@QUESTIONS) {
 		my ($key, $title, $question, $details) = @$q;
