@@ -47,7 +47,7 @@ our @DESIGNS = (
 	  since => 'Windows 8.1 Update, Server 2012 R2 Update',
 	  marks => 'page ranges, each offer with a priority `VmOfferPriorityVeryLow`, `Low`, `BelowNormal` or `Normal`',
 	  loss => 'offered pages are inaccessible until reclaimed; `ReclaimVirtualMemory` returns `ERROR_BUSY` if they were discarded (contents undefined), `ERROR_SUCCESS` if intact',
-	  order => 'lower priorities are discarded first; offered pages leave the working set and are never written to the paging file',
+	  order => 'lower priorities are usually discarded first; offered pages leave the working set and are never written to the paging file',
 	  source => [['OfferVirtualMemory', 'https://learn.microsoft.com/en-us/windows/win32/api/memoryapi/nf-memoryapi-offervirtualmemory'],
 		     ['ReclaimVirtualMemory', 'https://learn.microsoft.com/en-us/windows/win32/api/memoryapi/nf-memoryapi-reclaimvirtualmemory']] },
 	{ name => 'Android ashmem pin/unpin',
@@ -63,8 +63,8 @@ sub designs { return @DESIGNS }
 sub cell { my ($s) = @_; $s =~ s/\|/\\|/g; return $s }
 
 sub section {
-	my $md = "Cited, not implemented here. Design A's `VRANGE_QUERY` is taken from Darwin's " .
-		"`VM_PURGABLE_GET_STATE` and ashmem's `ASHMEM_GET_PIN_STATUS`.\n\n";
+	my $md = "Cited, not implemented here. Design A's `VRANGE_QUERY`, which v11 lacked, has its " .
+		"counterparts in Darwin's `VM_PURGABLE_GET_STATE` and ashmem's `ASHMEM_GET_PIN_STATUS`.\n\n";
 	$md .= "| design | since | what is marked | how loss is signalled | what reclaim takes first | sources |\n" .
 		"|---|---|---|---|---|---|\n";
 	for my $d (@DESIGNS) {

@@ -319,6 +319,13 @@ sub accounting_agreement {
 	return \%agree;
 }
 
+# What the runs marked, from their own figures ("8192 kB"; 4 KiB pages).
+sub marked_kb {
+	my (@xs) = @_;
+	my %kb = map { 4 * ($_->{d}{pages_marked} // 0) => 1 } @xs;
+	return join(' or ', map { "$_ kB" } sort { $a <=> $b } keys %kb);
+}
+
 sub q_accounting {
 	my ($data) = @_;
 	my %agree = %{accounting_agreement($data)};
@@ -335,7 +342,7 @@ sub q_accounting {
 	}
 	my @np = of($data, 'madv_free', 'no_pressure');
 	if (@np) {
-		$md .= "- $DESIGN_TITLE{madv_free}: marking 8 MiB changed the cgroup's `lazyfree` by " .
+		$md .= "- $DESIGN_TITLE{madv_free}: marking " . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
 			range_str(sub { "$_[0] kB" }, map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np) .
 			'; `pglazyfree` rose by ' .
 			range_str(sub { "$_[0] pages" }, map { ($_->{d}{counter_marked} // -1) < 0 ? () : $_->{d}{counter_marked} } @np) .
@@ -359,7 +366,7 @@ sub q_lru {
 				@v = grep { defined && $_ != -1 } @v;
 				push @parts, "$lru " . range_str(sub { sprintf('%+d kB', $_[0]) }, @v) if @v;
 			}
-			$md .= "- $DESIGN_TITLE{$design}, on marking 8 MiB (memcg `memory.stat` change): " .
+			$md .= "- $DESIGN_TITLE{$design}, on marking " . marked_kb(@np) . " (memcg `memory.stat` change): " .
 				(@parts ? join('; ', @parts) : 'no memcg figures') . ".\n";
 		}
 		my @fp = grep { $_->{mode} =~ /^swap-/ } of($data, $design, 'memcg_reclaim');
@@ -520,7 +527,7 @@ sub q_cost {
 		my @c = of($data, $design, 'image_cache') or next;
 		$any = 1;
 		# (Its one marking call is below the guest clock's tick: not shown.)
-		$md .= "- $DESIGN_TITLE{$design}, image cache of 8 MiB: taking every object back, " .
+		$md .= "- $DESIGN_TITLE{$design}, image cache of " . marked_kb(@c) . ": taking every object back, " .
 			'checking it and regenerating the lost ones ' .
 			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . ".\n";
 	}
