@@ -38,7 +38,7 @@ our @DESIGNS = (
 		'mm: add MAP_DROPPABLE for designating always lazily freeable mappings')] },
 	{ name => 'Darwin purgeable memory',
 	  since => 'xnu (header of 2003); groups and ordering added later',
-	  marks => 'whole VM objects allocated purgeable, switched with `vm_purgable_control(VM_PURGABLE_SET_STATE)` between `VM_PURGABLE_NONVOLATILE` and `VM_PURGABLE_VOLATILE`',
+	  marks => 'whole VM objects allocated purgeable, switched by `vm_purgable_control()` with `VM_PURGABLE_SET_STATE` between `VM_PURGABLE_NONVOLATILE` and `VM_PURGABLE_VOLATILE`',
 	  loss => 'setting a state returns the old one: `VM_PURGABLE_EMPTY` means the object was purged; `VM_PURGABLE_GET_STATE` asks without changing it',
 	  order => 'volatile groups 0-7 (`VM_VOLATILE_GROUP_*`, lower ones purged first), FIFO or LIFO within a group (`VM_PURGABLE_BEHAVIOR_*`), and `VM_PURGABLE_ORDERING_OBSOLETE` objects emptied before any other objects or pages',
 	  source => [['osfmk/mach/vm_purgable.h', 'https://github.com/apple-oss-distributions/xnu/blob/main/osfmk/mach/vm_purgable.h'],
@@ -67,10 +67,18 @@ sub section {
 		"counterparts in Darwin's `VM_PURGABLE_GET_STATE` and ashmem's `ASHMEM_GET_PIN_STATUS`.\n\n";
 	$md .= "| design | since | what is marked | how loss is signalled | what reclaim takes first | sources |\n" .
 		"|---|---|---|---|---|---|\n";
+	my @sources;
 	for my $d (@DESIGNS) {
+		my @n;
+		for my $s (@{$d->{source}}) {
+			push @sources, $s;
+			push @n, scalar @sources;
+		}
 		$md .= '| ' . join(' | ', map { cell($d->{$_}) } qw(name since marks loss order)) . ' | ' .
-			join(', ', map { "[$_->[0]]($_->[1])" } @{$d->{source}}) . " |\n";
+			join(', ', map { "[$_]" } @n) . " |\n";
 	}
+	$md .= "\nSources:\n\n";
+	$md .= join('', map { ($_ + 1) . ". [$sources[$_][0]]($sources[$_][1])\n" } 0 .. $#sources);
 	return "$md\n";
 }
 
