@@ -58,7 +58,7 @@ our @SEMANTICS = (
 	 5],
 	['Transparent huge pages',
 	 'a huge page in a volatile range is split, then purged page by page',
-	 'a whole huge page is marked and discarded whole (`madvise_free_huge_pmd`); part of one is split first',
+	 'a whole huge page is marked in one step (`madvise_free_huge_pmd`); marking part of one splits it',
 	 sub {
 		 my @t = of($_[0], $_[1], 'thp') or return;
 		 sprintf('%s of %s marked pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)',
