@@ -8,6 +8,9 @@
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
 #   make report   regenerate out/report from out/results/matrix.json
+#   make check-report  render out/report/report.html in headless Chromium:
+#                 fails on a missing image, a broken internal link, a script
+#                 error or a network load; leaves report-first-screen.png
 PERL ?= perl
 DRIVER := $(PERL) matrix/vmab $(if $(V),--variants $(V))
 
@@ -19,8 +22,14 @@ deps:
 matrix: deps
 	$(DRIVER) --list run.list,selftests.list,bench.list --timeout-factor 2
 
+# The driver writes the report at the end of its run; the browser check
+# of that report follows it (a failed driver stops make before it).
 check: deps test-host
 	$(DRIVER) --list run.list,selftests.list --judge
+	$(MAKE) --no-print-directory check-report
+
+check-report: deps
+	$(PERL) tools/check-report.pl out/report
 
 # The host tests need the patched tree: patches.t runs its checkpatch.pl.
 test-host: deps tree
@@ -44,4 +53,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check test-host bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host bench stress report clean distclean

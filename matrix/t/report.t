@@ -6,6 +6,8 @@ use Test::More;
 use File::Temp qw(tempdir);
 use VMAB::File qw(slurp);
 use VMAB::Report qw(write_report variants_by_tests);
+use VMAB::Report::Html qw(headings);
+use VMAB::Report::Check qw(network_problems);
 
 my $m = {
 	generated => '2026-12-03 10:00:00 UTC', accelerator => 'tcg', qemu_version => '7.2.0',
@@ -42,4 +44,33 @@ my $html = slurp("$dir/report.html");
 like($html, qr/<table>/, 'HTML has tables');
 like($html, qr/<td><code>p\/a<\/code><\/td>/, 'HTML cell with code');
 unlike($html, qr/\| test \|/, 'no raw markdown table left in HTML');
+
+# Reader first (issue 18): the summary, the contents, the evidence, what
+# came after, then the appendix with the per-cell tables.
+is_deeply([map { $_->[1] } grep { $_->[0] == 2 } headings($md)],
+	  ['Summary', 'Contents', 'Variants', 'What went wrong', 'Scenarios and the questions of 2014', 'Benchmarks',
+	   'What came after', 'Appendix: per-cell tables'], 'the report\'s parts, in order');
+my %anchor = map { $_->[2] => 1 } headings($md);
+my @md_links = $md =~ /\]\(#([^)]+)\)/g;
+cmp_ok(scalar @md_links, '>', 10, 'internal links in report.md');
+is_deeply([grep { !$anchor{$_} } @md_links], [], 'every internal link of report.md has a heading');
+my %id = map { $_ => 1 } $html =~ /\sid="([^"]+)"/g;
+is_deeply([grep { !$id{$_} } $html =~ /href="#([^"]+)"/g], [], 'every internal link of report.html has a target');
+my ($contents) = $md =~ /^## Contents\n\n(.*?)\n\n/ms;
+is_deeply([$contents =~ /^- \[([^\]]+)\]/mg],
+	  ['Variants', 'What went wrong', 'Scenarios and the questions of 2014', 'Benchmarks', 'What came after',
+	   'Appendix: per-cell tables'], 'the contents list the evidence and the appendix');
+like($md, qr/^### Every test, by variant\n.*^\| `p\/a` \|/ms, 'the per-test table is in the appendix');
+like($md, qr/All 1 variants|Not clean: both \(FAIL\)/, 'the verdict comes first');
+is_deeply([network_problems($html)], [], 'the page loads nothing from the network');
+like($html, qr/\@media print/, 'print styles');
+
+# A bug in report code fails the report (and so the run) instead of
+# turning into a line of italics.
+{
+	no warnings 'redefine';
+	local *VMAB::Report::Bench::section = sub { die "bench: a bug\n" };
+	ok(!eval { write_report($m, tempdir(CLEANUP => 1)); 1 }, 'a section that dies fails the report');
+	is($@, "bench: a bug\n", '... with its message');
+}
 done_testing;

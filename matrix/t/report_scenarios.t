@@ -78,47 +78,49 @@ my $m = {
 };
 
 my $md = VMAB::Report::Scenarios::section($m, '/nonexistent');
+my $app = VMAB::Report::Scenarios::appendix($m);
 
-# (a) the side-by-side tables
-like($md, qr/^### `memcg_reclaim`$/m, 'a heading per scenario');
-like($md, qr/^\| variant \/ mode \| A: vrange \| B: MADV_FREE \|$/m, 'columns A and B');
-like($md, qr/^\| both \/ swap-classic \| lost 2040\/2048; detect purged_flag; read sigbus;.*\| lost 2048\/2048; detect zero_page; read zero;/m,
+# (a) the side-by-side tables, in the appendix
+like($app, qr/^#### `memcg_reclaim`$/m, 'a heading per scenario');
+like($app, qr/^\| variant \/ mode \| A: vrange \| B: MADV_FREE \|$/m, 'columns A and B');
+like($app, qr/^\| both \/ swap-classic \| lost 2040\/2048; detect purged_flag; read sigbus;.*\| lost 2048\/2048; detect zero_page; read zero;/m,
      'observed values of both designs in one row');
-like($md, qr/^\| madv-free \/ noswap-classic \| skip: CONFIG_VRANGE=n \| lost 2048\/2048/m,
+like($app, qr/^\| madv-free \/ noswap-classic \| skip: CONFIG_VRANGE=n \| lost 2048\/2048/m,
      'a missing design shows its skip reason');
-like($md, qr/non-volatile bytes LOST 4096/, 'lost non-volatile memory stands out');
-like($md, qr/No figures from none \(swap-classic\)/, 'variants without figures are listed, not tabled');
-like($md, qr/^\| both \/ swap-classic \| \*\*FAIL\*\* \(no figures\) \| regenerated 201\/256; wrong 0; detect canary/m,
+like($app, qr/non-volatile bytes LOST 4096/, 'lost non-volatile memory stands out');
+like($app, qr/No figures from none \(swap-classic\)/, 'variants without figures are listed, not tabled');
+like($app, qr/^\| both \/ swap-classic \| \*\*FAIL\*\* \(no figures\) \| regenerated 201\/256; wrong 0; detect canary/m,
      'a failed test without figures, and the cache cell');
-my ($first_row) = $md =~ /^### `memcg_reclaim`.*?^(\| both \/ \S+)/ms;
+my ($first_row) = $app =~ /^#### `memcg_reclaim`.*?^(\| both \/ \S+)/ms;
 is($first_row, '| both / swap-classic', 'modes in the canonical order (swap before noswap)');
-unlike($md, qr/bench_x|kind.*bench/, 'other kinds of figures are ignored');
+unlike($md . $app, qr/bench_x|kind.*bench/, 'other kinds of figures are ignored');
+unlike($md, qr/^#+ `memcg_reclaim`$/m, 'the evidence section has no per-cell tables');
 {
 	my %mm = (variants => { v => { modes => {
 		'swap-classic' => { data => [ datum(%reclaim_b) ] },
 		'noswap-classic' => { data => [ datum(%reclaim_b) ] },
 		'noswap-mglru' => { data => [ datum(%reclaim_b, pages_discarded => 7) ] } } } });
-	my $s = VMAB::Report::Scenarios::section(\%mm, '/x');
+	my $s = VMAB::Report::Scenarios::appendix(\%mm);
 	like($s, qr/^\| v \/ swap-classic, noswap-classic \| - \| lost 2048\/2048/m, 'modes that saw the same share a row');
 	like($s, qr/^\| v \/ noswap-mglru \| - \| lost 7\/2048/m, 'a mode that saw something else has its own');
 }
 
 # (b) the questions, answered from the figures
-like($md, qr/\*\*Page accounting\.\*\*/, 'page accounting question');
+like($md, qr/^### Question 1: Page accounting$/m, 'page accounting question');
 like($md, qr/`pgvrange_purged` in \/proc\/vmstat equalled the pages found lost in 1 run\(s\), differed in 1.*in memory.stat it equalled them in 1, differed in 1/,
      'counter agreement counted from the data');
-like($md, qr/\*\*LRU placement and aging\.\*\*.*inactive_file \+8160 kB/s, 'LRU placement from memory.stat deltas');
+like($md, qr/^### Question 2: LRU placement and aging\n.*inactive_file \+8160 kB/ms, 'LRU placement from memory.stat deltas');
 like($md, qr/`pglazyfree` rose by 2048 pages; the `nr_lazyfree` gauge by 2048 pages/, 'the gauge next to the counter');
 like($md, qr/took 1777 of 2048 marked pages while swapping out 12 kB/, 'first reclaim pass');
-like($md, qr/\*\*SIGBUS or zero-fill\.\*\*.*A: vrange: in 2 of 2 pressure runs pages were lost; a read while still marked returned sigbus ×2/s,
+like($md, qr/^### Question 3: SIGBUS or zero-fill\n.*A: vrange: in 2 of 2 pressure runs pages were lost; a read while still marked returned sigbus ×2/ms,
      'SIGBUS vs zero-fill');
 like($md, qr/BUS_ADRERR` in 2 of 2/, 'si_addr and si_code checked');
 like($md, qr/read\(2\) into it: efault ×2; write\(2\) from it: efault ×2/, 'kernel access to purged memory');
-like($md, qr/^\| both\/noswap-mglru \| A: vrange \| 1500\/2048 \| - \| - \|$/m, 'swapless purging table');
+like($app, qr/^\| both\/noswap-mglru \| A: vrange \| 1500\/2048 \| - \| - \|$/m, 'swapless purging table, in the appendix');
 like($md, qr/B: MADV_FREE, in calls of 64 KiB: mark 492 µs \(median; 492 µs to 600 µs, 2 runs\) per MiB/,
      'cost of marking, median and range from the data');
 like($md, qr/Measured under TCG/, 'the accelerator is named');
-like($md, qr/^\*\*Over \d+ scenario runs: 4096 bytes of non-volatile memory lost/m, 'a headline that shouts on loss');
+like(VMAB::Report::Scenarios::headline([VMAB::Report::Scenarios::all_data($m)]), qr/^\*\*Over \d+ scenario runs: 4096 bytes of non-volatile memory lost/m, 'a headline that shouts on loss');
 
 # Changing a figure changes the answer: nothing is written into the module.
 $m->{variants}{both}{modes}{'swap-classic'}{data}[1]{read_returns} = 'data';
@@ -126,7 +128,7 @@ like(VMAB::Report::Scenarios::section($m, '/x'), qr/B: MADV_FREE: in 3 of 3 pres
      'answers follow the data');
 
 # Renders with the report's HTML subset, and copes with no figures at all.
-like(md_to_html($md, 't'), qr/<table>/, 'tables survive the HTML conversion');
+like(md_to_html($app, 't'), qr/<table>/, 'tables survive the HTML conversion');
 like(VMAB::Report::Scenarios::section({ variants => {} }, '/x'), qr/No scenario figures/, 'an empty run says so');
 
 done_testing;

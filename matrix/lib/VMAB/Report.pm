@@ -1,16 +1,21 @@
 package VMAB::Report;
 # out/report/report.md and report.html, generated from matrix.json alone.
-# The scenario and benchmark sections come from VMAB::Report::Scenarios and
-# VMAB::Report::Bench (each: section($matrix, $report_dir) -> markdown).
+# The summary comes from VMAB::Report::Summary, the scenario evidence and
+# appendix from VMAB::Report::Scenarios, the benchmarks from
+# VMAB::Report::Bench, the later designs from VMAB::Report::After.
 use strict;
 use warnings;
 use Exporter 'import';
 use File::Path qw(make_path);
 use VMAB::File qw(spew);
-use VMAB::Report::Html qw(md_to_html);
+use VMAB::Report::Html qw(md_to_html toc);
 use VMAB::Variants qw(report_order);
+use VMAB::Report::Summary;
+use VMAB::Report::Scenarios;
+use VMAB::Report::Bench;
+use VMAB::Report::After;
 
-our @EXPORT_OK = qw(write_report variants_by_tests);
+our @EXPORT_OK = qw(write_report report_md variants_by_tests);
 
 our @ORDER = report_order();	# matrix/variants.conf
 
@@ -87,38 +92,58 @@ sub problems {
 		}
 		$s .= join("\n", @lines) . "\n" if @lines;
 	}
-	return length $s ? $s : "None: every boot passed and matched the expected table.\n";
+	return length $s ? $s : "None: every boot passed and matched what its configuration implies (VMAB::Judge).\n";
 }
 
-sub optional_section {
-	my ($module, $m, $dir) = @_;
-	my $ok = eval "require $module; 1";
-	return "_($module is not available: " . ($@ =~ s/\n.*//sr) . ")_\n" unless $ok;
-	my $md = eval { $module->can('section')->($m, $dir) };
-	return "_($module failed: " . ($@ =~ s/\n.*//sr) . ")_\n" unless defined $md;
-	return $md;
-}
-
-sub write_report {
+# The report, reader first (issue 18): a one-screen summary (what each
+# design gives a user, the headline figures with one plot, the questions of
+# 2014 answered in a line each), a table of contents, the evidence, what
+# came after, and an appendix with the per-cell tables.  A bug in any
+# section dies here and fails the run: nothing is swallowed.
+sub report_md {
 	my ($m, $dir) = @_;
-	make_path($dir);
-	my $md = "# Volatile ranges vs MADV_FREE on Linux 6.1: the variant matrix\n\n";
+	my $md = "# Volatile ranges vs MADV_FREE on Linux 6.1\n\n";
 	$md .= "Generated $m->{generated} from `out/results/matrix.json`. ";
 	$md .= "Kernel: Debian linux-source $m->{source_version}, QEMU $m->{qemu_version}, ";
 	$md .= "accelerator **" . uc($m->{accelerator} // '?') . "**";
 	$md .= ($m->{accelerator} // '') eq 'tcg'
 		? ' (software emulation: absolute times are distorted, compare ratios measured in the same boot).'
 		: '.';
-	$md .= " Host kernel $m->{host_kernel}.\n\n";
+	$md .= " Host kernel $m->{host_kernel}. " . verdict($m) . "\n\n";
+	$md .= "## Summary\n\n" . VMAB::Report::Summary::section($m, $dir);
+	$md .= "## Contents\n\n\0TOC\0\n";
 	$md .= "## Variants\n\n" . summary($m) . "\n";
 	$md .= "## What went wrong\n\n" . problems($m) . "\n";
-	$md .= "## Scenarios, side by side\n\n" .
-		optional_section('VMAB::Report::Scenarios', $m, $dir) . "\n";
-	$md .= "## Benchmarks\n\n" . optional_section('VMAB::Report::Bench', $m, $dir) . "\n";
-	$md .= "## Every test, by variant\n\nEach cell sums the run-time modes the variant ran.\n\n" .
+	$md .= "## Scenarios and the questions of 2014\n\n" . VMAB::Report::Scenarios::section($m, $dir) . "\n";
+	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir) . "\n";
+	$md .= "## What came after\n\n" . VMAB::Report::After::section() . "\n";
+	$md .= "## Appendix: per-cell tables\n\n" . VMAB::Report::Scenarios::appendix($m) .
+		"### Every test, by variant\n\nEach cell sums the run-time modes the variant ran.\n\n" .
 		variants_by_tests($m) . "\n";
+	# The contents list every heading after its own, down to level 3.
+	my ($after) = $md =~ /\0TOC\0\n(.*)/s;
+	my $toc = toc($after, 2, 3);
+	$md =~ s/\0TOC\0\n/$toc\n/ or die "report: no place for the table of contents\n";
+	return $md;
+}
+
+# One sentence: did every variant pass and match what their configuration implies?
+sub verdict {
+	my ($m) = @_;
+	my @v = variant_names($m);
+	my @bad = grep { my $x = $m->{variants}{$_};
+			 ($x->{outcome} // '') ne 'PASS' || @{$x->{problems} // []} } @v;
+	return @bad ? '**Not clean: ' . join(', ', map { "$_ (" . ($m->{variants}{$_}{outcome} // '?') . ')' } @bad) .
+		'**; see [What went wrong](#what-went-wrong).'
+		: 'All ' . scalar(@v) . ' variants PASS, every result as its configuration implies.';
+}
+
+sub write_report {
+	my ($m, $dir) = @_;
+	make_path($dir);
+	my $md = report_md($m, $dir);
 	spew("$dir/report.md", $md);
-	spew("$dir/report.html", md_to_html($md, 'Volatile ranges vs MADV_FREE'));
+	spew("$dir/report.html", md_to_html($md, 'Volatile ranges vs MADV_FREE on Linux 6.1'));
 	return "$dir/report.md";
 }
 

@@ -3,7 +3,7 @@ package VMAB::Report::Plot;
 # written next to the report, then gnuplot run on the script.
 #   lines_svg($dir, $name, {title, xlabel, ylabel, logx, logy},
 #             \@series_titles, \@rows)         rows: [x, y1, y2, ...]
-#   bars_svg($dir, $name, {title, ylabel}, \@series_titles, \@rows)
+#   bars_svg($dir, $name, {title, ylabel, hline, size}, \@series_titles, \@rows)
 #                                                rows: [label, y1, y2, ...]
 # A missing value is undef (written as '?').  Each returns the SVG's file
 # name (relative to $dir), or undef with the reason in $VMAB::Report::Plot::why.
@@ -25,9 +25,11 @@ sub data_text {
 }
 
 sub run {
-	my ($dir, $name, $script, $rows) = @_;
+	my ($dir, $name, $script, $rows, $size) = @_;
+	$size //= '900,560';
+	die "plot size '$size' is not W,H\n" unless $size =~ /^\d+,\d+$/;
 	spew("$dir/$name.dat", data_text($rows));
-	spew("$dir/$name.gp", "set terminal svg size 900,560 dynamic font 'sans,11'\n" .
+	spew("$dir/$name.gp", "set terminal svg size $size dynamic font 'sans,11'\n" .
 		"set output " . gq("$dir/$name.svg") . "\nset datafile missing '?'\n" .
 		"set termoption noenhanced\nset datafile separator '\\t'\nset grid\nset key outside right top\n" . $script);
 	open(my $save_err, '>&', \*STDERR) or die "dup STDERR: $!\n";
@@ -73,7 +75,7 @@ sub bars_svg {
 	$s .= 'plot ' . join(", \\\n\t", map {
 		"$file using " . ($_ + 2) . ($_ == 0 ? ':xtic(1)' : '') . " title " . gq($titles->[$_])
 	} 0 .. $#$titles) . "\n";
-	return run($dir, $name, $s, $rows);
+	return run($dir, $name, $s, $rows, $o->{size});
 }
 
 1;

@@ -1,12 +1,15 @@
 package VMAB::Report::Scenarios;
-# The report's scenario section (issue 5), from matrix.json alone:
-#   (a) scenario by scenario, what design A (vrange) and design B (MADV_FREE)
-#       did, as observed values, one row per variant and run-time mode;
-#   (b) the 2014 reviewers' questions, each answered from this run's data.
+# The report's scenario figures (issues 5 and 18), from matrix.json alone:
+#   answers($matrix): the 2014 reviewers' questions, each answered in one
+#       line per design from this run's data (the summary shows them);
+#   section($matrix, $dir): the evidence behind each answer;
+#   appendix($matrix): scenario by scenario, what design A (vrange) and
+#       design B (MADV_FREE) did, one row per variant and run-time mode,
+#       and the per-run accounting and swapless tables.
 # The figures come from suite/scenario_test.c's "# @data" lines (kind
 # "scenario"), stored at variants.V.modes.MODE.data[]; the pass/skip/fail
-# of the same tests from variants.V.modes.MODE.tests.
-#   section($matrix, $report_dir) -> markdown (headings from level 3 down)
+# of the same tests from variants.V.modes.MODE.tests.  all_data($matrix)
+# lists them for other sections.  Headings are from level 3 down.
 use strict;
 use warnings;
 use List::Util qw(sum max min);
@@ -216,7 +219,7 @@ sub scenario_tables {
 			}
 		}
 		@lines = map { "| $_->[0] / " . join(', ', @{$_->[1]}) . " | $_->[2] | $_->[3] |" } @lines;
-		$md .= "### `$name`\n\n$what\n\n";
+		$md .= "#### `$name`\n\n$what\n\n";
 		if (@lines) {
 			$md .= "| variant / mode | $DESIGN_TITLE{vrange} | $DESIGN_TITLE{madv_free} |\n";
 			$md .= "|---|---|---|\n" . join("\n", @lines) . "\n\n";
@@ -275,13 +278,12 @@ sub tally {
 	return join(', ', map { "$_ ×$n{$_}" } sort keys %n);
 }
 
-sub q_accounting {
+# The per-run accounting table (the appendix has it; the evidence sums it).
+sub accounting_table {
 	my ($data) = @_;
-	my $md = "**Page accounting.** _Are discarded pages counted, and does the memory go back to the cgroup?_\n\n";
-	$md .= "| variant / mode | design | scenario | pages found lost | vmstat counter | memcg counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
+	my $md = "| variant / mode | design | scenario | pages found lost | vmstat counter | memcg counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
 	$md .= "|---|---|---|---|---|---|---|---|---|---|\n";
 	my $n = 0;
-	my %agree;
 	for my $design (qw(vrange madv_free)) {
 		for my $x (of($data, $design, qw(memcg_reclaim madv_pageout))) {
 			my $d = $x->{d};
@@ -293,6 +295,20 @@ sub q_accounting {
 				' | ' . ($d->{nr_lazyfree_delta} // 'absent') . " | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
 				($d->{memcg_file_delta_kb} // '?') . " |\n";
 			$n++;
+		}
+	}
+	return $n ? $md : '';
+}
+
+# Whether each design's counters agreed with the pages found lost:
+# { design => { equal|differs|absent|cg_equal|cg_differs|cg_absent => runs } }
+sub accounting_agreement {
+	my ($data) = @_;
+	my %agree;
+	for my $design (qw(vrange madv_free)) {
+		for my $x (of($data, $design, qw(memcg_reclaim madv_pageout))) {
+			my $d = $x->{d};
+			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
 			my $k = $ctr eq 'absent' ? 'absent'
 				: $ctr == ($d->{pages_discarded} // -1) ? 'equal' : 'differs';
 			$agree{$design}{$k}++;
@@ -301,8 +317,22 @@ sub q_accounting {
 				: $cg == ($d->{pages_discarded} // -1) ? 'cg_equal' : 'cg_differs'}++;
 		}
 	}
-	return '' unless $n;
-	$md .= "\n";
+	return \%agree;
+}
+
+# What the runs marked, from their own figures ("8192 kB"; 4 KiB pages).
+sub marked_kb {
+	my (@xs) = @_;
+	my %kb = map { 4 * ($_->{d}{pages_marked} // 0) => 1 } @xs;
+	return join(' or ', map { "$_ kB" } sort { $a <=> $b } keys %kb);
+}
+
+sub q_accounting {
+	my ($data) = @_;
+	my %agree = %{accounting_agreement($data)};
+	return '' unless %agree;
+	my $md = "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
+		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n";
 	for my $design (qw(vrange madv_free)) {
 		my $a = $agree{$design} or next;
 		my $ctr = $design eq 'vrange' ? '`pgvrange_purged`' : '`pglazyfreed`';
@@ -313,7 +343,7 @@ sub q_accounting {
 	}
 	my @np = of($data, 'madv_free', 'no_pressure');
 	if (@np) {
-		$md .= "- $DESIGN_TITLE{madv_free}: marking 8 MiB changed the cgroup's `lazyfree` by " .
+		$md .= "- $DESIGN_TITLE{madv_free}: marking " . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
 			range_str(sub { "$_[0] kB" }, map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np) .
 			'; `pglazyfree` rose by ' .
 			range_str(sub { "$_[0] pages" }, map { ($_->{d}{counter_marked} // -1) < 0 ? () : $_->{d}{counter_marked} } @np) .
@@ -325,7 +355,7 @@ sub q_accounting {
 
 sub q_lru {
 	my ($data) = @_;
-	my $md = "**LRU placement and aging.** _Where do marked pages sit, and does reclaim take them before other memory?_\n\n";
+	my $md = '';
 	my $any = 0;
 	for my $design (qw(vrange madv_free)) {
 		my @np = of($data, $design, 'no_pressure');
@@ -337,7 +367,7 @@ sub q_lru {
 				@v = grep { defined && $_ != -1 } @v;
 				push @parts, "$lru " . range_str(sub { sprintf('%+d kB', $_[0]) }, @v) if @v;
 			}
-			$md .= "- $DESIGN_TITLE{$design}, on marking 8 MiB (memcg `memory.stat` change): " .
+			$md .= "- $DESIGN_TITLE{$design}, on marking " . marked_kb(@np) . " (memcg `memory.stat` change): " .
 				(@parts ? join('; ', @parts) : 'no memcg figures') . ".\n";
 		}
 		my @fp = grep { mode_traits($_->{mode})->{swap} } of($data, $design, 'memcg_reclaim');
@@ -365,7 +395,7 @@ sub q_sigbus {
 	my ($data) = @_;
 	my @scn = qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
 		read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
-	my $md = "**SIGBUS or zero-fill.** _What does user space see when it touches a discarded page, and can it tell?_\n\n";
+	my $md = '';
 	my $any = 0;
 	for my $design (qw(vrange madv_free)) {
 		my @xs = of($data, $design, @scn) or next;
@@ -395,7 +425,7 @@ sub q_sigbus {
 
 sub q_kernel {
 	my ($data) = @_;
-	my $md = "**Kernel access to purged memory.** _What do read(2) into and write(2) from a discarded, still-marked page do?_\n\n";
+	my $md = '';
 	my $any = 0;
 	for my $design (qw(vrange madv_free)) {
 		my @xs = grep { defined $_->{d}{kernel_read_into} } of($data, $design,
@@ -408,44 +438,71 @@ sub q_kernel {
 	return $any ? "$md\n" : '';
 }
 
-sub q_swapless {
+our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
+
+# "variant/mode" -> design -> scenario -> datum, for the runs without swap.
+sub swapless_runs {
 	my ($data) = @_;
-	my $md = "**Purging without swap.** _v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?_\n\n";
-	my @scn = qw(memcg_reclaim memcg_limit global_pressure);
-	my @rows;
 	my %keys;
 	for my $x (@$data) {
 		next if mode_traits($x->{mode})->{swap};
 		my $d = $x->{d};
-		next unless grep { $_ eq ($d->{scenario} // '') } @scn;
+		next unless grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
 		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
 	}
-	return '' unless %keys;
-	$md .= "Pages lost / marked, no swap device active" . ' (the `swapless` variant has `CONFIG_SWAP=n`).' . "\n\n";
+	return \%keys;
+}
+
+# { design => { runs => N, purging => N } }: pressure runs without swap, and
+# those in which pages were discarded.
+sub swapless_totals {
+	my ($data) = @_;
+	my $keys = swapless_runs($data);
+	my %tot;
+	for my $w (keys %$keys) {
+		for my $design (qw(vrange madv_free)) {
+			for my $d (values %{$keys->{$w}{$design} // {}}) {
+				$tot{$design}{runs}++;
+				$tot{$design}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
+			}
+		}
+	}
+	return \%tot;
+}
+
+sub swapless_table {
+	my ($data) = @_;
+	my $keys = swapless_runs($data);
+	return '' unless %$keys;
+	my @scn = @SWAPLESS_SCN;
+	my $md = "Pages lost / marked, no swap device active" . ' (the `swapless` variant has `CONFIG_SWAP=n`).' . "\n\n";
 	$md .= "| variant / mode | design | " . join(' | ', @scn) . " |\n|---|---|" . ('---|' x @scn) . "\n";
 	my @w = sort {
 		my ($va, $ma) = split m{/}, $a;
 		my ($vb, $mb) = split m{/}, $b;
 		by_rank(\@VARIANT_ORDER, $va) <=> by_rank(\@VARIANT_ORDER, $vb) ||
 		by_rank(\@MODE_ORDER, $ma) <=> by_rank(\@MODE_ORDER, $mb);
-	} keys %keys;
-	my %tot;
+	} keys %$keys;
 	for my $w (@w) {
 		for my $design (qw(vrange madv_free)) {
-			my $s = $keys{$w}{$design} or next;
+			my $s = $keys->{$w}{$design} or next;
 			$md .= "| $w | $DESIGN_TITLE{$design} | " . join(' | ', map {
 				my $d = $s->{$_};
 				$d ? "$d->{pages_discarded}/$d->{pages_marked}" : '-';
 			} @scn) . " |\n";
-			for my $d (values %$s) {
-				$tot{$design}{runs}++;
-				$tot{$design}{purging}++ if ($d->{pages_discarded} // 0) > 0;
-			}
 		}
 	}
-	$md .= "\n";
+	return "$md\n";
+}
+
+sub q_swapless {
+	my ($data) = @_;
+	my $tot = swapless_totals($data);
+	return '' unless %$tot;
+	my $md = "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
+		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n";
 	for my $design (qw(vrange madv_free)) {
-		my $t = $tot{$design} or next;
+		my $t = $tot->{$design} or next;
 		$md .= "- $DESIGN_TITLE{$design}: pages were discarded without swap in " . ($t->{purging} // 0) .
 			" of $t->{runs} pressure runs.\n";
 	}
@@ -454,7 +511,7 @@ sub q_swapless {
 
 sub q_cost {
 	my ($data, $m) = @_;
-	my $md = "**Cost of marking.** _What does it cost to mark memory, to use it while marked and to take it back?_\n\n";
+	my $md = '';
 	my $any = 0;
 	for my $design (qw(vrange madv_free)) {
 		my @np = of($data, $design, 'no_pressure') or next;
@@ -471,7 +528,7 @@ sub q_cost {
 		my @c = of($data, $design, 'image_cache') or next;
 		$any = 1;
 		# (Its one marking call is below the guest clock's tick: not shown.)
-		$md .= "- $DESIGN_TITLE{$design}, image cache of 8 MiB: taking every object back, " .
+		$md .= "- $DESIGN_TITLE{$design}, image cache of " . marked_kb(@c) . ": taking every object back, " .
 			'checking it and regenerating the lost ones ' .
 			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . ".\n";
 	}
@@ -481,39 +538,173 @@ sub q_cost {
 	return $any ? "$md\n" : '';
 }
 
+# The whole run's safety figures: { runs, lost_nonvolatile_bytes,
+# cache_wrong, garbage_pages, undetected_vrange_losses }.
+sub safety {
+	my ($data) = @_;
+	return {
+		runs => scalar @$data,
+		lost_nonvolatile_bytes => sum(0, map { $_->{d}{lost_nonvolatile_bytes} // 0 } @$data),
+		cache_wrong => sum(0, map { $_->{d}{cache_wrong} // 0 } @$data),
+		garbage_pages => sum(0, map { $_->{d}{pages_garbage} // 0 } @$data),
+		undetected_vrange_losses => scalar(grep { ($_->{d}{detect} // '') eq 'nothing' } @$data),
+	};
+}
+
 sub headline {
 	my ($data) = @_;
-	my $n = @$data;
-	my $lost = sum(0, map { $_->{d}{lost_nonvolatile_bytes} // 0 } @$data);
-	my $wrong = sum(0, map { $_->{d}{cache_wrong} // 0 } @$data);
-	my $garbage = sum(0, map { $_->{d}{pages_garbage} // 0 } @$data);
-	my $undetected = grep { ($_->{d}{detect} // '') eq 'nothing' } @$data;
-	my $ok = !$lost && !$wrong && !$garbage && !$undetected;
+	my $s = safety($data);
+	my $ok = !$s->{lost_nonvolatile_bytes} && !$s->{cache_wrong} && !$s->{garbage_pages} &&
+		!$s->{undetected_vrange_losses};
 	return ($ok ? '' : '**') .
-		"Over $n scenario runs: $lost bytes of non-volatile memory lost, $wrong cache objects came back wrong, " .
-		"$garbage pages held neither their data nor zeros, $undetected runs lost vrange pages without telling." .
+		"Over $s->{runs} scenario runs: $s->{lost_nonvolatile_bytes} bytes of non-volatile memory lost, " .
+		"$s->{cache_wrong} cache objects came back wrong, $s->{garbage_pages} pages held neither their data " .
+		"nor zeros, $s->{undetected_vrange_losses} runs lost vrange pages without telling." .
 		($ok ? '' : '**') . "\n\n";
 }
 
+# ---- the questions of 2014: one line each for the summary -------------
+
+our $NOT_MEASURED = 'not measured in this run';
+
+sub median {
+	my @v = sort { $a <=> $b } grep { defined && /^-?[\d.]+$/ } @_;
+	return @v ? $v[int($#v / 2)] : undef;
+}
+
+# Runs in which a design alone lost pages (the combined and cache
+# scenarios judge loss in their own way).
+sub lost_alone {
+	my ($data, $design) = @_;
+	return grep { ($_->{d}{design} // '') eq $design && ($_->{d}{pages_discarded} // 0) > 0 &&
+		      ($_->{d}{scenario} // '') !~ /^(both_designs|image_cache|no_pressure)$/ } @$data;
+}
+
+sub a_accounting {
+	my ($data, $design) = @_;
+	my $a = accounting_agreement($data)->{$design} or return $NOT_MEASURED;
+	my $runs = sum(map { $a->{$_} // 0 } qw(equal differs absent));
+	my $ctr = $design eq 'vrange' ? '`pgvrange_purged`' : '`pglazyfreed`';
+	my $s = "$ctr = pages lost in " . ($a->{equal} // 0) . " of $runs runs; memory.stat " .
+		(($a->{cg_absent} // 0) == $runs ? 'has no counter' : 'equal in ' . ($a->{cg_equal} // 0) . " of $runs");
+	if ($design eq 'madv_free') {
+		my @np = of($data, $design, 'no_pressure');
+		my $lf = median(map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np);
+		$s .= "; its `lazyfree` rose $lf kB on marking " . 4 * ($np[0]{d}{pages_marked} // 0) . ' kB'
+			if defined $lf;
+	}
+	return $s;
+}
+
+sub a_lru {
+	my ($data, $design) = @_;
+	my @fp = grep { $_->{mode} =~ /^swap-/ } of($data, $design, 'memcg_reclaim');
+	return $NOT_MEASURED unless @fp;
+	my $took = median(map { $_->{d}{first_pass_discarded} } @fp);
+	my $sw = median(map { $_->{d}{first_pass_keep_swapped_kb} } @fp);
+	return sprintf('reclaim of the marked size took %s of %s marked pages, swapped %s kB unmarked (median, %d runs)',
+		$took // '?', $fp[0]{d}{pages_marked} // '?', $sw // '?', scalar @fp);
+}
+
+sub a_sigbus {
+	my ($data, $design) = @_;
+	my @lost = lost_alone($data, $design) or return $NOT_MEASURED;
+	return 'a read of a lost page while marked gave ' . tally('read_returns', @lost) .
+		'; garbage pages ' . sum(0, map { $_->{d}{pages_garbage} // 0 } @lost);
+}
+
+sub a_kernel {
+	my ($data, $design) = @_;
+	my @xs = grep { defined $_->{d}{kernel_read_into} } lost_alone($data, $design) or return $NOT_MEASURED;
+	return 'read(2) into a lost page: ' . tally('kernel_read_into', @xs);
+}
+
+sub a_swapless {
+	my ($data, $design) = @_;
+	my $t = swapless_totals($data)->{$design} or return $NOT_MEASURED;
+	return "discarded without swap in $t->{purging} of $t->{runs} pressure runs";
+}
+
+sub a_cost {
+	my ($data, $design) = @_;
+	my @np = of($data, $design, 'no_pressure') or return $NOT_MEASURED;
+	return 'mark ' . us(median(map { $_->{d}{ns_mark_per_mib} } @np)) . '/MiB, take back ' .
+		us(median(map { $_->{d}{ns_take_back_per_mib} } @np)) . '/MiB (median, ' . scalar(@np) . ' runs)';
+}
+
+# [key, title, question, details (markdown), one-line answer per design]
+our @QUESTIONS = (
+	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?',
+	 \&q_accounting, \&a_accounting],
+	[lru => 'LRU placement and aging', 'Where do marked pages sit, and does reclaim take them before other memory?',
+	 \&q_lru, \&a_lru],
+	[sigbus => 'SIGBUS or zero-fill', 'What does user space see when it touches a discarded page, and can it tell?',
+	 \&q_sigbus, \&a_sigbus],
+	[kernel => 'Kernel access to purged memory', 'What do read(2) into and write(2) from a discarded, still-marked page do?',
+	 \&q_kernel, \&a_kernel],
+	[swapless => 'Purging without swap', 'v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?',
+	 \&q_swapless, \&a_swapless],
+	[cost => 'Cost of marking', 'What does it cost to mark memory, to use it while marked and to take it back?',
+	 \&q_cost, \&a_cost],
+);
+
+# The heading each question's evidence has (the summary links to it).
+sub question_heading { my ($n, $title) = @_; return "Question $n: $title" }
+
+# One answer per question, from this run's figures:
+# ({ n, key, title, question, vrange, madv_free }, ...)
+sub answers {
+	my ($m) = @_;
+	my @data = all_data($m);
+	my @out;
+	my $n = 0;
+	for my $q (@QUESTIONS) {
+		my ($key, $title, $question, undef, $answer) = @$q;
+		push @out, { n => ++$n, key => $key, title => $title, question => $question,
+			     map { $_ => $answer->(\@data, $_) } qw(vrange madv_free) };
+	}
+	return @out;
+}
+
+# The evidence: what the scenarios are, then each question's figures.
+#   section($matrix, $report_dir) -> markdown (headings from level 3 down)
 sub section {
 	my ($matrix, $report_dir) = @_;
 	my @data = all_data($matrix);
 	my $md = "Each scenario of `suite/scenario_test.c` ran once per design in every variant and run-time mode " .
 		"that has the design. Design **A** is volatile ranges (`vrange()`, John Stultz's v11 forward-ported), " .
-		"design **B** is `MADV_FREE` (6.1's, made selectable). Cells show what was observed, not pass marks: " .
+		"design **B** is `MADV_FREE` (6.1's, made selectable). Every scenario also holds unmarked memory with " .
+		"known content and checks it byte for byte. What each scenario does and what each design did there, " .
+		"variant by variant and mode by mode, is in [the appendix](#scenarios-run-by-run).\n\n";
+	$md .= "_No scenario figures in this run (suite/scenario_test did not run or printed no `# \@data` lines)._\n\n"
+		unless @data;
+	# Every question has its heading, figures or not: the summary links to it.
+	my $n = 0;
+	for my $q (@QUESTIONS) {
+		my ($key, $title, $question, $details) = @$q;
+		$md .= '### ' . question_heading(++$n, $title) . "\n\n$question\n\n";
+		my $body = $details->(\@data, $matrix);
+		$md .= length $body ? $body : "_${NOT_MEASURED}._\n\n";
+	}
+	return $md;
+}
+
+# The appendix: the per-run and per-cell tables (headings from level 3 down).
+sub appendix {
+	my ($matrix) = @_;
+	my @data = all_data($matrix);
+	my $md = "### Scenarios, run by run\n\n";
+	$md .= "Cells show what was observed, not pass marks: " .
 		"`lost N/M` is pages that read back as zero after the pressure out of those marked; `detect` is how user " .
 		"space could tell (`purged_flag` from vrange(NONVOLATILE), `sigbus`, `zero_page` only by looking at " .
-		"the content, `nothing`); `read` is what a read of a lost page returned while the range was still marked. " .
-		"Every scenario also holds unmarked memory with known content and checks it byte for byte (`non-volatile intact`). " .
+		"the content, `nothing`); `read` is what a read of a lost page returned while the range was still marked; " .
+		"`non-volatile intact` is the unmarked memory checked byte for byte. " .
 		"A cell starting with **FAIL** is a scenario whose assertions failed.\n\n";
-	unless (@data) {
-		return $md . "_No scenario figures in this run (suite/scenario_test did not run or printed no `# \@data` lines)._\n";
-	}
-	$md .= headline(\@data);
-	$md .= "### The reviewers' questions of 2014, answered from this run\n\n";
-	$md .= q_accounting(\@data) . q_lru(\@data) . q_sigbus(\@data) . q_kernel(\@data) .
-		q_swapless(\@data) . q_cost(\@data, $matrix);
-	$md .= scenario_tables($matrix, \@data);
+	$md .= @data ? scenario_tables($matrix, \@data) : "_No scenario figures in this run._\n\n";
+	my $acc = accounting_table(\@data);
+	$md .= "### Page accounting, per run\n\n" . ($acc ? "$acc\n" : "_${NOT_MEASURED}._\n\n");
+	my $sw = swapless_table(\@data);
+	$md .= "### Purging without swap, per run\n\n" . ($sw || "_${NOT_MEASURED}._\n\n");
 	return $md;
 }
 

@@ -1,0 +1,151 @@
+# The report's first screen (issue 18): the semantics table, the questions
+# of 2014 answered in a line each, the headline figures and the plot, all
+# from matrix.json; what the run lacks is said to be not measured.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use VMAB::Report::Summary;
+use VMAB::Report::Scenarios;
+use VMAB::Report::After;
+
+sub datum {
+	my (%o) = @_;
+	return { prog => 'scenario_test', kind => 'scenario', lost_nonvolatile_bytes => 0, pages_garbage => 0, %o };
+}
+
+my %rec = (scenario => 'memcg_reclaim', pressure => 'memcg_reclaim', pages_marked => 2048);
+my @a_swap = (
+	datum(%rec, design => 'vrange', pages_discarded => 2048, detect => 'purged_flag', read_returns => 'sigbus',
+	      kernel_read_into => 'efault', counter_discarded => 2048, memcg_counter_discarded => -1,
+	      memcg_anon_delta_kb => -8192, first_pass_discarded => 1600, first_pass_keep_swapped_kb => 1200),
+	datum(scenario => 'no_pressure', design => 'vrange', pages_marked => 2048, pages_discarded => 0,
+	      ns_mark_per_mib => 150_000, ns_take_back_per_mib => 200_000),
+	datum(scenario => 'write_after_mark', design => 'vrange', pages_marked => 512, pages_discarded => 512,
+	      detect => 'purged_flag', read_returns => 'sigbus', kernel_read_into => 'efault',
+	      written_pages => 256, written_kept => 0),
+	datum(scenario => 'image_cache', design => 'vrange', detect => 'purged_flag', cache_objects => 256,
+	      cache_object_kb => 32, cache_regenerated => 204, cache_wrong => 0),
+);
+my @b_swap = (
+	datum(%rec, design => 'madv_free', pages_discarded => 2048, detect => 'zero_page', read_returns => 'zero',
+	      kernel_read_into => 'ok', counter_discarded => 2048, memcg_counter_discarded => 2048,
+	      memcg_anon_delta_kb => -8192, first_pass_discarded => 2048, first_pass_keep_swapped_kb => 0),
+	datum(scenario => 'no_pressure', design => 'madv_free', pages_marked => 2048, pages_discarded => 0,
+	      ns_mark_per_mib => 180_000, ns_take_back_per_mib => 40_000, memcg_lazyfree_delta_kb => 8160),
+	datum(scenario => 'write_after_mark', design => 'madv_free', pages_marked => 512, pages_discarded => 256,
+	      detect => 'zero_page', read_returns => 'zero', kernel_read_into => 'ok',
+	      written_pages => 256, written_kept => 256),
+);
+my @noswap = (
+	datum(%rec, design => 'vrange', pages_discarded => 2048, detect => 'purged_flag', read_returns => 'sigbus',
+	      kernel_read_into => 'efault', counter_discarded => 2048, memcg_counter_discarded => -1),
+	datum(%rec, design => 'madv_free', pages_discarded => 0, counter_discarded => 0, memcg_counter_discarded => 0),
+);
+my $m = { accelerator => 'tcg', variants => { both => { modes => {
+	'swap-classic' => { tests => {}, data => [@a_swap, @b_swap] },
+	'noswap-classic' => { tests => {}, data => [@noswap] },
+} } } };
+
+my %sem = map { $_->{aspect} => $_ } VMAB::Report::Summary::semantics($m);
+is_deeply([map { $_->[0] } @VMAB::Report::Summary::SEMANTICS],
+	  ['How loss is signalled', 'Access to lost memory while marked', 'Cost of mark and unmark',
+	   'What reclaim takes first', 'Without swap', 'Transparent huge pages', 'Memory cgroup accounting',
+	   'A write after marking'], 'the semantics table has the rows issue 18 asks for, and a write after marking');
+is_deeply([@{$sem{'How loss is signalled'}}{qw(vrange_measured madv_free_measured)}],
+	  ['detected by purged_flag ×3', 'detected by zero_page ×2'], 'how loss was detected, counted from the data');
+is_deeply([@{$sem{'A write after marking'}}{qw(vrange_measured madv_free_measured)}],
+	  ['0 of 256 written pages kept (median of 1 runs)', '256 of 256 written pages kept (median of 1 runs)'],
+	  'a write after marking, from the data');
+is_deeply([@{$sem{'Transparent huge pages'}}{qw(vrange_measured madv_free_measured)}],
+	  ['not measured in this run', 'not measured in this run'], 'a row the run has no figure for says so');
+is($sem{'Cost of mark and unmark'}{question}, 6, 'a row whose figures a question gives points at it');
+for my $r (values %sem) {
+	next unless $r->{question};
+	is((VMAB::Report::Scenarios::answers($m))[$r->{question} - 1]{n}, $r->{question}, "question $r->{question} exists");
+}
+
+is_deeply([VMAB::Report::Scenarios::answers($m)], [
+	{ n => 1, key => 'accounting', title => 'Page accounting',
+	  question => 'Are discarded pages counted, and does the memory go back to the cgroup?',
+	  vrange => '`pgvrange_purged` = pages lost in 2 of 2 runs; memory.stat has no counter',
+	  madv_free => '`pglazyfreed` = pages lost in 2 of 2 runs; memory.stat equal in 2 of 2; its `lazyfree` rose 8160 kB on marking 8192 kB' },
+	{ n => 2, key => 'lru', title => 'LRU placement and aging',
+	  question => 'Where do marked pages sit, and does reclaim take them before other memory?',
+	  vrange => 'reclaim of the marked size took 1600 of 2048 marked pages, swapped 1200 kB unmarked (median, 1 runs)',
+	  madv_free => 'reclaim of the marked size took 2048 of 2048 marked pages, swapped 0 kB unmarked (median, 1 runs)' },
+	{ n => 3, key => 'sigbus', title => 'SIGBUS or zero-fill',
+	  question => 'What does user space see when it touches a discarded page, and can it tell?',
+	  vrange => 'a read of a lost page while marked gave sigbus ×3; garbage pages 0',
+	  madv_free => 'a read of a lost page while marked gave zero ×2; garbage pages 0' },
+	{ n => 4, key => 'kernel', title => 'Kernel access to purged memory',
+	  question => 'What do read(2) into and write(2) from a discarded, still-marked page do?',
+	  vrange => 'read(2) into a lost page: efault ×3', madv_free => 'read(2) into a lost page: ok ×2' },
+	{ n => 5, key => 'swapless', title => 'Purging without swap',
+	  question => 'v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?',
+	  vrange => 'discarded without swap in 1 of 1 pressure runs',
+	  madv_free => 'discarded without swap in 0 of 1 pressure runs' },
+	{ n => 6, key => 'cost', title => 'Cost of marking',
+	  question => 'What does it cost to mark memory, to use it while marked and to take it back?',
+	  vrange => 'mark 150 µs/MiB, take back 200 µs/MiB (median, 1 runs)',
+	  madv_free => 'mark 180 µs/MiB, take back 40 µs/MiB (median, 1 runs)' },
+], 'each question answered in one line per design, from the data');
+
+is_deeply([VMAB::Report::Summary::figures($m)], [
+	{ figure => 'Reclaim of exactly the marked size, swap on: marked pages taken (goal: at least 95%)',
+	  vrange => '78% (median of 1 runs); at least 95% in 0 of 1', madv_free => '100% (median of 1 runs); at least 95% in 1 of 1' },
+	{ figure => 'Image cache after pressure: objects regenerated, objects wrong',
+	  vrange => '204 of 256 objects of 32 KiB regenerated (median of 1 runs); 0 came back wrong',
+	  madv_free => 'not measured in this run' },
+	{ figure => 'Allocator churn, records/s against never giving memory back (goal: at least 90%)',
+	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
+	{ figure => 'Mark cost against range size (goal for vrange: within 2x)',
+	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
+], 'headline figures from the data; benchmarks absent from this run are not measured');
+
+# With benchmark figures, the headline follows them.
+{
+	my %mm = %$m;
+	my $bench = sub { my ($design, $threads, $rps) = @_;
+		{ kind => 'bench', bench => 'churn', design => $design, threads => $threads, records_per_s => $rps } };
+	my $mark = sub { my ($design, $op, $size, $ns) = @_;
+		{ kind => 'bench', bench => 'mark', design => $design, op => $op, size => $size, ns_median => $ns } };
+	$mm{variants} = { both => { modes => { 'swap-classic' => { data => [
+		$bench->('keep', 1, 1000), $bench->('madv_free', 1, 950), $bench->('vrange', 1, 800),
+		$mark->('vrange', 'volatile', 4096, 1000), $mark->('vrange', 'volatile', 1 << 30, 1500),
+		$mark->('madv_free', 'madv_free', 4096, 1000), $mark->('madv_free', 'madv_free', 1 << 30, 9e6),
+	] } } } };
+	my @f = VMAB::Report::Summary::figures(\%mm);
+	is_deeply([@{$f[2]}{qw(vrange madv_free)}], ['80% of keep (median of 1 runs); at least 90% in 0 of 1',
+		'95% of keep (median of 1 runs); at least 90% in 1 of 1'], 'churn against keep');
+	is_deeply([@{$f[3]}{qw(vrange madv_free)}], ['1.50x at 1 GiB vs 4 KiB (median of 1 variants)',
+		'9000.00x at 1 GiB vs 4 KiB (median of 1 variants)'], 'mark cost growth');
+}
+
+is_deeply([VMAB::Report::Summary::lost_share($m)], [['memcg_reclaim', 100, 0], ['write_after_mark', 100, 50]],
+	  'share of the marked pages lost, median (the lower one of two) per scenario and design');
+
+# The whole summary: one plot, drawn by gnuplot into the report folder.
+SKIP: {
+	skip 'gnuplot not installed', 3 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+	my $dir = tempdir(CLEANUP => 1);
+	my $md = VMAB::Report::Summary::section($m, $dir);
+	is_deeply([$md =~ /^### (.*)$/mg], ['What each design gives a user', 'The questions of 2014, answered by this run',
+		'Headline figures'], 'the summary\'s parts, in order');
+	like($md, qr/^!\[[^\]]+\]\(summary-lost-share\.svg\)$/m, 'one plot');
+	ok(-s "$dir/summary-lost-share.svg", 'the plot was drawn');
+}
+{
+	local $VMAB::Report::Plot::GNUPLOT = '/nonexistent/gnuplot';
+	my $dir = tempdir(CLEANUP => 1);
+	ok(!eval { VMAB::Report::Summary::section($m, $dir); 1 }, 'a plot that cannot be drawn fails the summary');
+	like($@, qr/summary plot: .*not found/, '... saying why');
+}
+
+# What came after: every later design named, each with a source.
+is_deeply([map { $_->{name} } VMAB::Report::After::designs()], [
+	'Linux `MADV_FREE`, as merged', '`MADV_COLD`, `MADV_PAGEOUT`', '`MAP_DROPPABLE`', 'Darwin purgeable memory',
+	'Windows `OfferVirtualMemory` / `ReclaimVirtualMemory`', 'Android ashmem pin/unpin'], 'the later designs');
+is_deeply([grep { !@{$_->{source}} || grep { $_->[1] !~ m{^https://} } @{$_->{source}} } VMAB::Report::After::designs()],
+	  [], 'each cites at least one https source');
+done_testing;
