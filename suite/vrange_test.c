@@ -1273,6 +1273,51 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free, 120)
 	}
 }
 
+/*
+ * The lazily free pages a child copies at fork are cancelled by the child's
+ * unmark too: the child has not called MADV_FREE itself, so an unmark that
+ * looks at the page tables only after MADV_FREE (vrange patch 13) must know
+ * that its parent did.  The parent drops its copy so that the child's
+ * MADV_PAGEOUT may take the pages.
+ */
+TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_inherited_by_fork, 120)
+{
+	int go[2], status;
+	pid_t pid;
+	char c = 0;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MADV_FREE();
+	p = map_anon(LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, LEN));
+	fill_pages(p, LEN, SEED);
+	ASSERT_EQ(0, madvise(p, LEN, MADV_FREE));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int purged = 7;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(10);
+		if (vr(p, LEN, VRANGE_VOLATILE, NULL) != (long)LEN ||
+		    vr(p, LEN, VRANGE_NONVOLATILE, &purged) != (long)LEN)
+			_exit(11);
+		if (purged != 0)
+			_exit(12);
+		pageout_all(p, LEN);
+		_exit(check_pages(p, LEN, SEED) == -1 ? 0 : 13);
+	}
+	ASSERT_EQ(0, madvise(p, LEN, MADV_DONTNEED));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/* 12: purged reported, 13: a page lost after the unmark */
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(1, WIFEXITED(status));
+}
+
 /* The same with a PMD-mapped THP, which MADV_FREE frees as a whole. */
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_thp, 180)
 {
@@ -1499,6 +1544,64 @@ TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
 	ASSERT_EQ(1, range_is_zero(p, LEN));
+}
+
+/*
+ * A page swapped out before its range was marked is not in memory, so
+ * reclaim never finds it: VRANGE_NONVOLATILE purges it (SPEC 4.3), frees
+ * its swap slot and reports it; QUERY reports only what reclaim purged.
+ */
+TEST_F_TIMEOUT(vr, swapped_before_marking_is_purged_at_unmark, 180)
+{
+	long purged0;
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	if (!vmab_mode_has_swap())
+		SKIP(return, "needs an active swap device (mode %s)",
+		     vmab_mode());
+	p = map_anon(LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, LEN));
+	fill_pages(p, LEN, SEED);
+	ASSERT_EQ(0, madvise(p, LEN, MADV_PAGEOUT));
+	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
+	purged0 = events("pgvrange_purged");
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
+	ASSERT_EQ(0, swapped_pages(p, LEN));
+	ASSERT_EQ(1, range_is_zero(p, LEN));
+}
+
+/*
+ * Only a volatile range gives up its swapped pages: unmarking a range that
+ * was never marked keeps them.
+ */
+TEST_F_TIMEOUT(vr, swapped_pages_of_nonvolatile_range_stay, 180)
+{
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	if (!vmab_mode_has_swap())
+		SKIP(return, "needs an active swap device (mode %s)",
+		     vmab_mode());
+	p = map_anon(LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, LEN));
+	fill_pages(p, LEN, SEED);
+	ASSERT_EQ(0, madvise(p, LEN, MADV_PAGEOUT));
+	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
+	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
 }
 
 /*
