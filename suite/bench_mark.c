@@ -55,11 +55,12 @@ static const char *const design_name[D_NR] = { "dontneed", "madv_free", "vrange"
 enum op {
 	OP_GETPPID, OP_DONTNEED, OP_MADV_FREE, OP_VOLATILE, OP_NONVOLATILE,
 	OP_REFAULT, OP_VOLATILE_BEFORE_PURGE, OP_PURGE, OP_NONVOLATILE_PURGED,
-	OP_REFAULT_PURGED, OP_NR
+	OP_REFAULT_PURGED, OP_NONVOLATILE_AFTER_PURGE, OP_NR
 };
 static const char *const op_name[OP_NR] = {
 	"getppid", "dontneed", "madv_free", "volatile", "nonvolatile",
 	"refault", "volatile_before_purge", "purge", "nonvolatile_purged", "refault_purged",
+	"nonvolatile_after_purge",
 };
 
 static struct {
@@ -279,6 +280,16 @@ static int one_rep(enum design d, char *p, size_t len, struct samples *s, int pu
 	s->purged_flag += purged == 1;
 	TIMED(s, OP_REFAULT_PURGED, touch_write(p, len));
 	s->lost[OP_NONVOLATILE_PURGED] += lost_pages(p, len);
+	/*
+	 * Unmarking with nothing purged again, now that this process has had
+	 * a purge: vrange patch 13 walks the page tables from then on.
+	 */
+	if (sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL) != (long)len)
+		return -1;
+	TIMED(s, OP_NONVOLATILE_AFTER_PURGE,
+	      r = sys_vrange((unsigned long)p, len, VRANGE_NONVOLATILE, &purged));
+	if (r != (long)len || purged != 0)
+		return -1;
 	return 0;
 }
 
@@ -323,19 +334,63 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 	data_emit(&dd);
 }
 
-/* The sweep of one design, in a child; exit status 0 when every call did what it must. */
+/*
+ * One size of one design; 0 when every call did what it must.  Each size
+ * runs in a process of its own: the unmark of a process that has never had
+ * a purge does not look at the page tables (vrange patch 13), and the
+ * purge cycles of a smaller size must not change what a larger one costs.
+ */
+static int run_size(enum design d, size_t len)
+{
+	struct samples *s;
+	int rep, op, bad = 0;
+	char *p;
+
+	p = map_anon(len);
+	s = calloc(1, sizeof(*s));
+	if (p == MAP_FAILED || !s) {
+		printf("# %s: no memory for %zu bytes\n", design_name[d], len);
+		return 1;
+	}
+	madvise(p, len, MADV_NOHUGEPAGE);
+	populate(p, len);
+	for (rep = 0; rep < reps_for(len) + (d == D_VRANGE ? purge_reps_for(len) : 0); rep++) {
+		int purge_cycle = rep >= reps_for(len);
+
+		if (one_rep(d, p, len, s, purge_cycle)) {
+			printf("# %s at %zu bytes, %s cycle %d: %s\n", design_name[d], len,
+			       purge_cycle ? "purge" : "mark", rep, strerror(errno));
+			bad = 1;
+			break;
+		}
+	}
+	for (op = 0; op < OP_NR; op++)
+		emit(d, op, len, s);
+	/* The semantics the figures rely on. */
+	if (d == D_DONTNEED && s->lost[OP_DONTNEED] != s->n[OP_DONTNEED] * (long)(len / PAGE_SZ))
+		printf("# dontneed at %zu: only %ld pages zero\n", len, s->lost[OP_DONTNEED]), bad = 1;
+	if (d == D_VRANGE && s->lost[OP_NONVOLATILE])
+		printf("# vrange at %zu: %ld pages lost without pressure\n", len, s->lost[OP_NONVOLATILE]), bad = 1;
+	if (d == D_VRANGE && s->n[OP_NONVOLATILE_PURGED] &&
+	    s->purged_flag != s->n[OP_NONVOLATILE_PURGED])
+		printf("# vrange at %zu: purged flag set in %ld of %d repeats (%ld pages purged)\n",
+		       len, s->purged_flag, s->n[OP_NONVOLATILE_PURGED], s->counter), bad = 1;
+	munmap(p, len);
+	free(s);
+	fflush(stdout);
+	return bad;
+}
+
+/* The sweep of one design, in a child; exit status 0 when every size passed. */
 static int run_design(enum design d, const size_t *sizes, int nsizes)
 {
 	uint64_t t_start = fine_ns(), last_ns = 0;
-	int i, rep, bad = 0;
+	int i, status, bad = 0;
 
 	for (i = 0; i < nsizes; i++) {
 		size_t len = sizes[i];
-		struct samples *s;
-		char *p;
-		int op;
-
 		uint64_t t_size = fine_ns();
+		pid_t pid;
 
 		/* A size costs about 4x the one before it (the sizes grow by 4x). */
 		if (t_size - t_start + 4 * last_ns > (uint64_t)opt.budget_s * 1000000000ull) {
@@ -343,37 +398,15 @@ static int run_design(enum design d, const size_t *sizes, int nsizes)
 			       design_name[d], opt.budget_s, len);
 			break;
 		}
-		p = map_anon(len);
-		s = calloc(1, sizeof(*s));
-		if (p == MAP_FAILED || !s) {
-			printf("# %s: no memory for %zu bytes\n", design_name[d], len);
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
 			return 1;
-		}
-		madvise(p, len, MADV_NOHUGEPAGE);
-		populate(p, len);
-		for (rep = 0; rep < reps_for(len) + (d == D_VRANGE ? purge_reps_for(len) : 0); rep++) {
-			int purge_cycle = rep >= reps_for(len);
-
-			if (one_rep(d, p, len, s, purge_cycle)) {
-				printf("# %s at %zu bytes, %s cycle %d: %s\n", design_name[d], len,
-				       purge_cycle ? "purge" : "mark", rep, strerror(errno));
-				bad = 1;
-				break;
-			}
-		}
-		for (op = 0; op < OP_NR; op++)
-			emit(d, op, len, s);
-		/* The semantics the figures rely on. */
-		if (d == D_DONTNEED && s->lost[OP_DONTNEED] != s->n[OP_DONTNEED] * (long)(len / PAGE_SZ))
-			printf("# dontneed at %zu: only %ld pages zero\n", len, s->lost[OP_DONTNEED]), bad = 1;
-		if (d == D_VRANGE && s->lost[OP_NONVOLATILE])
-			printf("# vrange at %zu: %ld pages lost without pressure\n", len, s->lost[OP_NONVOLATILE]), bad = 1;
-		if (d == D_VRANGE && s->n[OP_NONVOLATILE_PURGED] &&
-		    s->purged_flag != s->n[OP_NONVOLATILE_PURGED])
-			printf("# vrange at %zu: purged flag set in %ld of %d repeats (%ld pages purged)\n",
-			       len, s->purged_flag, s->n[OP_NONVOLATILE_PURGED], s->counter), bad = 1;
-		munmap(p, len);
-		free(s);
+		if (pid == 0)
+			_exit(run_size(d, len));
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			bad = 1;
 		last_ns = fine_ns() - t_size;
 	}
 	fflush(stdout);

@@ -26,6 +26,7 @@ our @MARK_COLS = (
 	[madv_free => madv_free => 'MADV_FREE, first call', 'ns_first'],
 	[vrange => volatile => 'vrange VOLATILE'], [vrange => nonvolatile => 'NONVOLATILE'],
 	[vrange => nonvolatile_purged => 'NONVOLATILE, all purged'],
+	[vrange => nonvolatile_after_purge => 'NONVOLATILE, nothing purged, after a purge in the process'],
 	[vrange => volatile_before_purge => 'VOLATILE, in the purge cycle'],
 	[vrange => getppid => 'getppid() at the same point (control)'],
 );
@@ -196,18 +197,24 @@ sub mark_verdict {
 	my $md = @lines ? 'Growth from the smallest to the largest size: ' . join('; ', @lines) . ".\n\n" : '';
 	my ($g, $lo, $hi, $big) = growth($t, 'vrange', 'volatile');
 	return $md unless defined $g;
-	my $met = $g <= $FLAT;
 	my ($gc) = growth($t, 'vrange', 'getppid');
+	# SPEC 4.5: flat as a ratio to a null system call at the same point
+	# (under TCG the call itself grows with the pages the process touched).
+	my $met = $g <= $FLAT || (defined $gc && $gc > 0 && $g / $gc <= $FLAT);
 	push @{$goals->{mark}}, { variant => $v, mode => $mode, ratio => $g, lo => $lo, hi => $hi, met => $met,
 				  control => $gc };
-	if ($met) {
+	if ($g <= $FLAT) {
 		$md .= sprintf("Goal met in %s: vrange(VOLATILE) is flat in size (%s at %s vs %s, within %dx).\n\n",
 			$v, fmt_x($g), size_name($hi), size_name($lo), $FLAT);
 	} else {
 		my $k = log($g) / log($hi / $lo);
 		my ($gm) = growth($t, 'madv_free', 'madv_free');
-		$md .= sprintf("**Goal missed in %s**: vrange(VOLATILE) costs %s more at %s than at %s " .
-			"(cost ~ size^%.2f; %.2f ns a page at %s", $v, fmt_x($g), size_name($hi), size_name($lo),
+		$md .= sprintf("%s: vrange(VOLATILE) costs %s more at %s than at %s " .
+			"(cost ~ size^%.2f; %.2f ns a page at %s", $met
+				? sprintf('Goal met in %s as a ratio to the null call (%s once the getppid() ' .
+					'control is divided out)', $v, fmt_x($g / $gc))
+				: "**Goal missed in $v**",
+			fmt_x($g), size_name($hi), size_name($lo),
 			$k, $big->{ns_per_page} // 0, size_name($hi));
 		my $mf = $t->{madv_free}{madv_free}{$hi};
 		$md .= sprintf(', against %.1f ns a page for MADV_FREE, whose cost ~ size^%.2f', $mf->{ns_per_page},
@@ -215,11 +222,20 @@ sub mark_verdict {
 		$md .= '). ' . step_text($t->{vrange}{volatile}, $t->{vrange}{getppid});
 		$md .= "\n\n";
 	}
-	my ($gn) = growth($t, 'vrange', 'nonvolatile');
-	$md .= sprintf("vrange(NONVOLATILE) with nothing purged grows %s: it has to find out " .
-		"whether anything was purged, and walking the ptes for purge markers costs per page; " .
-		"a per-VMA purged count kept by reclaim would make it flat too.\n\n", fmt_x($gn))
-		if defined $gn && $gn > $FLAT;
+	my ($gn, $nlo, $nhi) = growth($t, 'vrange', 'nonvolatile');
+	if (defined $gn) {
+		my $adj = defined $gc && $gc > 0 ? $gn / $gc : undef;
+		my $nmet = $gn <= $FLAT || (defined $adj && $adj <= $FLAT);
+		push @{$goals->{unmark}}, { variant => $v, mode => $mode, ratio => $gn, control => $gc,
+					    adjusted => $adj, lo => $nlo, hi => $nhi, met => $nmet };
+		my ($ga) = growth($t, 'vrange', 'nonvolatile_after_purge');
+		$md .= sprintf("vrange(NONVOLATILE) with nothing purged, in a process that has had no purge " .
+			"and no MADV_FREE, grows %s from %s to %s%s. Once the process has had a purge, the " .
+			"unmark walks the page tables of the range to find markers (vrange patch 13: the " .
+			"flag is per process)%s.\n\n", fmt_x($gn), size_name($nlo), size_name($nhi),
+			defined $adj ? sprintf(', %s as a ratio to the getppid() control', fmt_x($adj)) : '',
+			defined $ga ? sprintf(': that unmark grows %s over the sizes that had a purge cycle', fmt_x($ga)) : '');
+	}
 	return $md;
 }
 
@@ -381,8 +397,16 @@ sub goals_summary {
 			$x->{variant}, $x->{mode}, $x->{threads}, $x->{threads} == 1 ? '' : 's',
 			fmt_x($x->{ratio}), $x->{ratio} >= 1 ? 'met' : '**missed**', $why);
 	}
+	for my $x (@{$g->{unmark} // []}) {
+		push @l, sprintf('- vrange(NONVOLATILE) with nothing purged, %s %s: %s at %s vs %s%s ' .
+			'(goal within %dx as a ratio to the null call: %s).',
+			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
+			defined $x->{adjusted} ? sprintf(', %s divided by the getppid() control', fmt_x($x->{adjusted})) : '',
+			$FLAT, $x->{met} ? 'met' : '**missed**');
+	}
 	for my $x (@{$g->{mark} // []}) {
-		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s at %s vs %s (goal flat, within %dx: %s).',
+		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s at %s vs %s (goal flat, within %dx ' .
+			'as a ratio to the null call: %s).',
 			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
 			$FLAT, $x->{met} ? 'met' : '**missed**');
 		$l[-1] .= sprintf(' A getppid() timed at the same point grows %s over the same sizes%s.',
@@ -406,7 +430,8 @@ sub section {
 		"every ratio below compares figures measured in the same boot and run-time mode; " .
 		"absolute numbers are only comparable within one table.\n\n";
 	$md .= "### The goals\n\nMADV_FREE >= ${FREE_GOAL}x MADV_DONTNEED on churn, vrange >= MADV_FREE " .
-		"on churn, vrange's mark cost flat in range size.\n\n" . goals_summary(\%goals);
+		"on churn, vrange's mark and unmark (nothing purged) cost flat in range size as a ratio to a null " .
+		"system call at the same point.\n\n" . goals_summary(\%goals);
 	return $md . $body;
 }
 
