@@ -346,6 +346,17 @@ static int run_size(enum design d, size_t len)
 	int rep, op, bad = 0;
 	char *p;
 
+	/*
+	 * Pages charged to a cgroup of this process alone, so memory.reclaim
+	 * purges just them: the bench's other processes keep their pages in
+	 * memory, and the next size's process, forked from them, starts
+	 * without swap entries (which make vrange's unmark walk).
+	 */
+	if (have_cg && (memcg_create(&cg, "mark") || memcg_enter(&cg))) {
+		printf("# %s at %zu bytes: memcg_create failed: purging with MADV_PAGEOUT\n",
+		       design_name[d], len);
+		have_cg = 0;
+	}
 	p = map_anon(len);
 	s = calloc(1, sizeof(*s));
 	if (p == MAP_FAILED || !s) {
@@ -377,6 +388,10 @@ static int run_size(enum design d, size_t len)
 		       len, s->purged_flag, s->n[OP_NONVOLATILE_PURGED], s->counter), bad = 1;
 	munmap(p, len);
 	free(s);
+	if (have_cg) {
+		memcg_leave();
+		memcg_destroy(&cg);
+	}
 	fflush(stdout);
 	return bad;
 }
@@ -464,11 +479,9 @@ int main(int argc, char **argv)
 	printf("# mode %s, variant %s, sizes %zu..%zu bytes, budget %d s a design, clock %s\n",
 	       vmab_mode(), vmab_variant(), sizes[0], sizes[nsizes - 1], opt.budget_s,
 	       fine_clock_name());
-	/* Pages charged to a cgroup of our own, so memory.reclaim purges just them. */
-	have_cg = memcg_available() && !memcg_create(&cg, "mark") && !memcg_enter(&cg);
+	have_cg = memcg_available();
 	if (!have_cg)
-		printf("# no memory cgroup (%s): purging with MADV_PAGEOUT\n",
-		       need_memcg() ? need_memcg() : "memcg_create failed");
+		printf("# no memory cgroup (%s): purging with MADV_PAGEOUT\n", need_memcg());
 
 	for (d = 0; d < D_NR; d++) {
 		char name[32];
@@ -492,10 +505,6 @@ int main(int argc, char **argv)
 			printf("# %s: killed by signal %d (%s)\n", name, WTERMSIG(st),
 			       strsignal(WTERMSIG(st)));
 		tap_result(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", name);
-	}
-	if (have_cg) {
-		memcg_leave();
-		memcg_destroy(&cg);
 	}
 	return 0;
 }
