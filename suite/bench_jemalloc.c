@@ -22,6 +22,10 @@
  * the lazily freed pages (pglazyfreed).  The forced and lazy runs alternate
  * in rounds; the figures are totals over the rounds.
  *
+ * At the end of each run, with every block freed, the child asks jemalloc
+ * to purge what has decayed (arena.<all>.decay), so a run too short or
+ * slow to reach jemalloc's decay ticks still takes its purge path once.
+ *
  * Results: one @data line per configuration and place (operations per
  * second, the lazy/forced ratio, the pglazyfree and pglazyfreed deltas of
  * /proc/vmstat over the child's run, what jemalloc said its options were),
@@ -182,6 +186,19 @@ static int worker(double secs, int threads)
 		bytes += c[i].bytes;
 	}
 	t1 = now_ns();
+	/*
+	 * jemalloc purges when an allocation or free ticks its decay clock
+	 * (every 1000 events a thread): a short or slow run (KASAN) may make
+	 * none.  Everything is freed now: purge what decayed, so that each
+	 * run takes its configuration's path at least once (arena.4096 is
+	 * MALLCTL_ARENAS_ALL).  Twice: the first call after a long pause
+	 * counts every page freed since the last epoch as freed just now.
+	 */
+	if (mallctl)
+		for (i = 0; i < 2; i++) {
+			usleep(30 * 1000);
+			mallctl("arena.4096.decay", NULL, NULL, NULL, 0);
+		}
 	printf("ops %ld errors %ld bytes %.0f ns %llu threads %d jemalloc %s dirty %zd muzzy %zd\n",
 	       ops, errors, bytes, (unsigned long long)(t1 - t0), started,
 	       version, dirty, muzzy);
