@@ -22,9 +22,9 @@
  * the lazily freed pages (pglazyfreed).  The forced and lazy runs alternate
  * in rounds; the figures are totals over the rounds.
  *
- * At the end of each run, with every block freed, the child asks jemalloc
- * to purge what has decayed (arena.<all>.decay), so a run too short or
- * slow to reach jemalloc's decay ticks still takes its purge path once.
+ * At the end of each run, with every block freed, each thread asks jemalloc
+ * to purge what has decayed (arena.<i>.decay), so a run too short or slow
+ * to reach jemalloc's decay ticks still takes its purge path once.
  *
  * Results: one @data line per configuration and place (operations per
  * second, the lazy/forced ratio, the pglazyfree and pglazyfreed deltas of
@@ -76,10 +76,38 @@ struct churner {
 	uint64_t rng;
 	long ops, errors;
 	double bytes;
+	uint64_t t_end;		/* churn over, blocks freed, before settle() */
 	struct slot s[SLOTS];
 };
 
 static volatile int stop;
+
+typedef int (*mallctl_fn)(const char *, void *, size_t *, void *, size_t);
+static mallctl_fn mallctl;
+
+/*
+ * jemalloc purges when an allocation or free ticks its decay clock (every
+ * 1000 events a thread): a short or slow run (KASAN) may make none.  Each
+ * thread, its blocks all freed and before it exits, asks its arena to purge
+ * what has decayed, so that each run takes its configuration's path at
+ * least once.  Twice: the first call after a pause counts every page freed
+ * since the last epoch as freed just now.
+ */
+static void settle(void)
+{
+	unsigned arena;
+	size_t sz = sizeof(arena);
+	char name[64];
+	int i;
+
+	if (!mallctl || mallctl("thread.arena", &arena, &sz, NULL, 0))
+		return;
+	snprintf(name, sizeof(name), "arena.%u.decay", arena);
+	for (i = 0; i < 2; i++) {
+		usleep(30 * 1000);
+		mallctl(name, NULL, NULL, NULL, 0);
+	}
+}
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -145,23 +173,23 @@ static void *churn(void *arg)
 	}
 	for (i = 0; i < SLOTS; i++)
 		release(c, &c->s[i]);
+	c->t_end = now_ns();
+	settle();
 	return NULL;
 }
-
-typedef int (*mallctl_fn)(const char *, void *, size_t *, void *, size_t);
 
 static int worker(double secs, int threads)
 {
 	static struct churner c[MAX_THREADS];
-	mallctl_fn mallctl = (mallctl_fn)dlsym(RTLD_DEFAULT, "mallctl");
 	const char *version = "none";
 	ssize_t dirty = -2, muzzy = -2;
 	size_t sz;
 	long ops = 0, errors = 0;
 	double bytes = 0;
-	uint64_t t0, t1;
+	uint64_t t0, t1 = 0;
 	int i, started = 0;
 
+	mallctl = (mallctl_fn)dlsym(RTLD_DEFAULT, "mallctl");
 	if (mallctl) {
 		sz = sizeof(version);
 		mallctl("version", &version, &sz, NULL, 0);
@@ -184,21 +212,9 @@ static int worker(double secs, int threads)
 		ops += c[i].ops;
 		errors += c[i].errors;
 		bytes += c[i].bytes;
+		if (c[i].t_end > t1)
+			t1 = c[i].t_end;
 	}
-	t1 = now_ns();
-	/*
-	 * jemalloc purges when an allocation or free ticks its decay clock
-	 * (every 1000 events a thread): a short or slow run (KASAN) may make
-	 * none.  Everything is freed now: purge what decayed, so that each
-	 * run takes its configuration's path at least once (arena.4096 is
-	 * MALLCTL_ARENAS_ALL).  Twice: the first call after a long pause
-	 * counts every page freed since the last epoch as freed just now.
-	 */
-	if (mallctl)
-		for (i = 0; i < 2; i++) {
-			usleep(30 * 1000);
-			mallctl("arena.4096.decay", NULL, NULL, NULL, 0);
-		}
 	printf("ops %ld errors %ld bytes %.0f ns %llu threads %d jemalloc %s dirty %zd muzzy %zd\n",
 	       ops, errors, bytes, (unsigned long long)(t1 - t0), started,
 	       version, dirty, muzzy);
