@@ -215,6 +215,8 @@ static int worker(double secs, int threads)
 		if (c[i].t_end > t1)
 			t1 = c[i].t_end;
 	}
+	if (!t1)
+		t1 = now_ns();
 	printf("ops %ld errors %ld bytes %.0f ns %llu threads %d jemalloc %s dirty %zd muzzy %zd\n",
 	       ops, errors, bytes, (unsigned long long)(t1 - t0), started,
 	       version, dirty, muzzy);
