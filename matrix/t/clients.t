@@ -9,6 +9,7 @@ use File::Temp qw(tempdir);
 use VMAB::File qw(spew slurp);
 use VMAB::Guest qw(ldd_closure copy_host_files read_host_files);
 use VMAB::Judge qw(load_known expect);
+use VMAB::Report::Bench;
 
 my $top = "$FindBin::Bin/../..";
 my $tmp = tempdir(CLEANUP => 1);
@@ -133,5 +134,29 @@ like(slurp("$top/suite/bench.list"), qr/^bench_jemalloc\b/m, 'make bench runs be
 like(slurp("$top/suite/stress.list"), qr/^once stressng\b/m, 'make stress runs stressng once');
 like(slurp("$top/tools/install-deps.sh"), qr/\blibjemalloc2\b.*\bstress-ng\b/s,
      'install-deps installs libjemalloc2 and stress-ng');
+
+# ---- the report's table ----
+{
+	my @d = (
+		{ kind => 'bench', bench => 'jemalloc', config => 'forced', cgroup => 'none',
+		  ops_per_s => 2591.05, pglazyfree => 0, pglazyfreed => 0, corrupted => 0 },
+		{ kind => 'bench', bench => 'jemalloc', config => 'lazy', cgroup => 'none',
+		  ops_per_s => 3060.24, ratio_to_forced => 1.18108, pglazyfree => 14766,
+		  pglazyfreed => 0, corrupted => 0 },
+		{ kind => 'bench', bench => 'jemalloc', config => 'forced', cgroup => 'memcg',
+		  memory_max => '24M', ops_per_s => 653.9, pglazyfree => 0, pglazyfreed => 0, corrupted => 0 },
+		{ kind => 'bench', bench => 'jemalloc', config => 'lazy', cgroup => 'memcg',
+		  memory_max => '24M', ops_per_s => 1209.5, pglazyfree => 12772, pglazyfreed => 1307,
+		  corrupted => 2 },
+	);
+	my $m = { variants => { both => { modes => { 'swap-classic' => { data => \@d } } } } };
+	my $md = VMAB::Report::Bench::jemalloc_section(VMAB::Report::Bench::collect($m, 'jemalloc'));
+	like($md, qr/^### A real client: jemalloc$/m, 'report: a jemalloc section');
+	like($md, qr/^\| both \| swap-classic \| none \| 3060 \| 2591 \| 1.18x \| 14766 \| 0 \| 0 \| 0 \|$/m,
+	     'report: unconstrained row, lazy/forced ratio and the pglazyfree deltas');
+	like($md, qr/^\| both \| swap-classic \| memory.max 24M \| 1210 \| 654 \| 1.85x \| 12772 \| 0 \| 1307 \| \*\*2\*\* \|$/m,
+	     'report: memcg row, ratio computed, corruption in bold');
+	like(VMAB::Report::Bench::jemalloc_section({}), qr/No jemalloc figures/, 'report: none in the run');
+}
 
 done_testing;
