@@ -36,7 +36,9 @@
  * Usage: bench_jemalloc [-d SECONDS] [-r ROUNDS] [-t THREADS] [-m MEMCG_MAX] [-l LIB]
  *   -d  seconds of one configuration in one round (default 1)
  *   -r  rounds (default 2), -t threads (default 2)
- *   -m  memory.max of the cgroup (default 24M), -l the library to preload
+ *   -m  memory.max of the cgroup (default 48M: above the forced run's peak,
+ *       below the lazy one's, which keeps what it freed until reclaim takes it),
+ *       -l the library to preload
  * (-W is the child's: run the churn and print what it did.)
  */
 #define _GNU_SOURCE
@@ -238,7 +240,7 @@ static struct {
 	double secs;
 	int rounds, threads;
 	const char *memcg_max, *lib;
-} opt = { 1.0, 2, 2, "24M", JEMALLOC };
+} opt = { 1.0, 2, 2, "48M", JEMALLOC };
 
 static void counters(long *lf, long *lfd)
 {
