@@ -159,4 +159,21 @@ like(slurp("$top/tools/install-deps.sh"), qr/\blibjemalloc2\b.*\bstress-ng\b/s,
 	like(VMAB::Report::Bench::jemalloc_section({}), qr/No jemalloc figures/, 'report: none in the run');
 }
 
+{
+	my $m = { variants => {
+		both => { modes => { 'swap-classic' => { data => [
+			{ kind => 'stressng', stressor => 'madvise', rc => 0, bogo_ops_per_s => 1.02 },
+			{ kind => 'stressng', stressor => 'ksm', rc => 0, bogo_ops_per_s => 6647.19 },
+			{ kind => 'stressng', stressor => 'vm', rc => 2, bogo_ops_per_s => 10 } ] } } },
+		lean => { modes => { 'swap-classic' => { data => [
+			{ kind => 'stressng', stressor => 'madvise', rc => 0, bogo_ops_per_s => 1.21 } ] } } },
+	} };
+	my $md = VMAB::Report::Bench::stressng_section(VMAB::Report::Bench::collect_stressng($m));
+	like($md, qr/^### A second opinion: stress-ng$/m, 'report: a stress-ng section');
+	like($md, qr/^\| stressor \| both \| lean \|$/m, 'report: a column per variant, in the table\'s order');
+	like($md, qr/^\| madvise \| 1.0\/s \| 1.2\/s \|\n\| vm \| \*\*exit 2\*\* \| - \|\n\| ksm \| 6647\/s \| - \|$/m,
+	     'report: stressors in order, a failure in bold, none where it did not run');
+	like(VMAB::Report::Bench::stressng_section({}), qr/No stress-ng figures/, 'report: none in the run');
+}
+
 done_testing;

@@ -383,6 +383,48 @@ sub jemalloc_section {
 	return "$md\n";
 }
 
+# ---- a second opinion: stress-ng ----
+
+our @STRESSORS = qw(madvise vm mmap mremap fork userfaultfd ksm);
+
+# suite/stressng.sh's "# @data" lines (kind "stressng"), once per variant:
+# { variant => { stressor => data } }.
+sub collect_stressng {
+	my ($m) = @_;
+	my %out;
+	for my $v (keys %{$m->{variants} // {}}) {
+		my $modes = $m->{variants}{$v}{modes} // {};
+		for my $mode (keys %$modes) {
+			$out{$v}{$_->{stressor}} = $_ for grep { ref $_ eq 'HASH' &&
+				($_->{kind} // '') eq 'stressng' && defined $_->{stressor} }
+				@{$modes->{$mode}{data} // []};
+		}
+	}
+	return \%out;
+}
+
+sub stressng_section {
+	my ($sng) = @_;
+	my $md = "### A second opinion: stress-ng\n\n" .
+		"Debian's stress-ng 0.15, each stressor with `--verify`, once per variant: bogo operations " .
+		"per second and stress-ng's exit status (0: no failure; its pass or failure is judged with the " .
+		"tests, and a stressor the kernel cannot run, ksm without CONFIG_KSM, skips and has no figure). " .
+		"Bogo operations compare variants under the same accelerator only.\n\n";
+	return $md . "_No stress-ng figures in this run._\n\n" unless %$sng;
+	my @v = ordered(\@VARIANT_ORDER, keys %$sng);
+	my @s = ordered(\@STRESSORS, map { keys %{$sng->{$_}} } @v);
+	my %seen;
+	@s = grep { !$seen{$_}++ } @s;
+	$md .= '| stressor | ' . join(' | ', @v) . " |\n" . '|---' x (@v + 1) . "|\n";
+	for my $st (@s) {
+		$md .= "| $st | " . join(' | ', map {
+			my $x = $sng->{$_}{$st};
+			!$x ? '-' : ($x->{rc} // 0) ? "**exit $x->{rc}**" : fmt_n($x->{bogo_ops_per_s}) . '/s'
+		} @v) . " |\n";
+	}
+	return "$md\n";
+}
+
 # ---- the goals ----
 
 sub goals_summary {
@@ -437,7 +479,8 @@ sub section {
 	my $body = mark_section(collect($m, 'mark'), $dir, \%goals) .
 		churn_section(collect($m, 'churn'), $dir, \%goals) .
 		pressure_section(collect($m, 'pressure'), $dir) .
-		jemalloc_section(collect($m, 'jemalloc'));
+		jemalloc_section(collect($m, 'jemalloc')) .
+		stressng_section(collect_stressng($m));
 	my $md = "Accelerator: **$accel**. " . ($accel eq 'TCG'
 		? 'Under TCG absolute times are distorted (every guest instruction is emulated), so '
 		: 'As ever, ') .
