@@ -1,7 +1,11 @@
 #!/bin/bash
 # Developer helper: boot a kernel under QEMU (TCG) with a throw-away initramfs
-# that runs the given static programs once per mode, and print what they say.
+# that runs the given programs once per mode, and print what they say.
 #   tools/devboot.sh BZIMAGE PROG... [-- MODES]
+# A dynamically linked program gets its shared libraries, and the guest the
+# host files of suite/host-files.txt (libjemalloc, stress-ng), as in
+# VMAB::Guest.  RUNLIST=FILE: run.list from FILE (programs with arguments,
+# "once" lines) instead of each PROG once without arguments.
 # MODES defaults to swap-classic (comma-separated, see suite/init.sh).
 # Not the matrix driver: that is matrix/vmab; this is for quick iterations.
 set -euo pipefail
@@ -21,6 +25,11 @@ for p in "${progs[@]}"; do
 	cp "$p" "$work/root/suite/"
 	basename "$p" >> "$work/root/suite/run.list"
 done
+[ -n "${RUNLIST:-}" ] && cp "$RUNLIST" "$work/root/suite/run.list"
+perl -I"$top/matrix/lib" -MVMAB::Guest=ldd_closure,copy_host_files,read_host_files -e '
+	my ($root, $list, @progs) = @ARGV;
+	copy_host_files($root, ldd_closure(read_host_files($list), @progs));
+' "$work/root" "$top/suite/host-files.txt" "${progs[@]}"
 (cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 truncate -s 512M "$work/swap.img"
 timeout "${TIMEOUT:-900}" qemu-system-x86_64 -nodefaults -no-reboot -display none \

@@ -1,7 +1,8 @@
 package VMAB::Report::Bench;
 # The report's benchmark section (issue 6), from matrix.json alone: the
-# "# @data" lines of suite/bench_mark.c, bench_churn.c and bench_pressure.c
-# (kind "bench", bench "mark" | "churn" | "pressure"), stored at
+# "# @data" lines of suite/bench_mark.c, bench_churn.c, bench_pressure.c
+# and bench_jemalloc.c (kind "bench", bench "mark" | "churn" | "pressure" |
+# "jemalloc"), stored at
 # variants.V.modes.MODE.data[].  Tables, gnuplot SVGs in the report folder,
 # and the three goals judged against this run's figures:
 #   MADV_FREE >= 2x MADV_DONTNEED on churn, vrange >= MADV_FREE on churn,
@@ -362,6 +363,84 @@ sub pressure_section {
 	return $md;
 }
 
+# ---- a real client: jemalloc ----
+
+our @JEMALLOC_PLACES = qw(none memcg);
+
+# suite/bench_jemalloc.c: jemalloc 5.3's lazy (MADV_FREE) and forced
+# (MADV_DONTNEED) purges, unconstrained and in a memory cgroup.
+sub jemalloc_section {
+	my ($jem) = @_;
+	my $md = "### A real client: jemalloc\n\n" .
+		"Debian's jemalloc 5.3 under the same malloc churn (2 threads, blocks of 16 KiB to 1 MiB, " .
+		"every block checked when freed) with `muzzy_decay_ms:-1` (lazy: purges with MADV_FREE where the " .
+		"kernel has it, falls back to MADV_DONTNEED where it has not) and `muzzy_decay_ms:0` (forced: " .
+		"MADV_DONTNEED), unconstrained and in a memory cgroup. `pglazyfree` is the /proc/vmstat delta " .
+		"over the run: which path ran; `pglazyfreed`: lazily freed pages that reclaim took.\n\n";
+	return $md . "_No jemalloc figures in this run._\n\n" unless %$jem;
+	$md .= "| variant | mode | cgroup | lazy ops/s | forced ops/s | lazy / forced | pglazyfree lazy | " .
+		"pglazyfree forced | pglazyfreed lazy | corrupted |\n" . '|---' x 10 . "|\n";
+	for my $v (ordered(\@VARIANT_ORDER, keys %$jem)) {
+		for my $mode (ordered(\@MODE_ORDER, keys %{$jem->{$v}})) {
+			my %by;
+			$by{$_->{cgroup} // 'none'}{$_->{config} // ''} = $_ for @{$jem->{$v}{$mode}};
+			for my $place (grep { $by{$_} } @JEMALLOC_PLACES) {
+				my ($l, $f) = @{$by{$place}}{qw(lazy forced)};
+				my $bad = ($l->{corrupted} // 0) + ($f->{corrupted} // 0);
+				$md .= "| $v | $mode | " . ($place eq 'none' ? 'none' : "memory.max " .
+					(($l // $f)->{memory_max} // '?')) . ' | ' . join(' | ',
+					fmt_n($l->{ops_per_s}), fmt_n($f->{ops_per_s}),
+					fmt_x($l->{ratio_to_forced} // ratio($l->{ops_per_s}, $f->{ops_per_s})),
+					$l->{pglazyfree} // '-', $f->{pglazyfree} // '-', $l->{pglazyfreed} // '-',
+					$bad ? "**$bad**" : 0) . " |\n";
+			}
+		}
+	}
+	return "$md\n";
+}
+
+# ---- a second opinion: stress-ng ----
+
+our @STRESSORS = qw(madvise vm mmap mremap fork userfaultfd ksm);
+
+# suite/stressng.sh's "# @data" lines (kind "stressng"), once per variant:
+# { variant => { stressor => data } }.
+sub collect_stressng {
+	my ($m) = @_;
+	my %out;
+	for my $v (keys %{$m->{variants} // {}}) {
+		my $modes = $m->{variants}{$v}{modes} // {};
+		for my $mode (keys %$modes) {
+			$out{$v}{$_->{stressor}} = $_ for grep { ref $_ eq 'HASH' &&
+				($_->{kind} // '') eq 'stressng' && defined $_->{stressor} }
+				@{$modes->{$mode}{data} // []};
+		}
+	}
+	return \%out;
+}
+
+sub stressng_section {
+	my ($sng) = @_;
+	my $md = "### A second opinion: stress-ng\n\n" .
+		"Debian's stress-ng 0.15, each stressor with `--verify`, once per variant: bogo operations " .
+		"per second and stress-ng's exit status (0: no failure; its pass or failure is judged with the " .
+		"tests, and a stressor the kernel cannot run, ksm without CONFIG_KSM, skips and has no figure). " .
+		"Bogo operations compare variants under the same accelerator only.\n\n";
+	return $md . "_No stress-ng figures in this run._\n\n" unless %$sng;
+	my @v = ordered(\@VARIANT_ORDER, keys %$sng);
+	my @s = ordered(\@STRESSORS, map { keys %{$sng->{$_}} } @v);
+	my %seen;
+	@s = grep { !$seen{$_}++ } @s;
+	$md .= '| stressor | ' . join(' | ', @v) . " |\n" . '|---' x (@v + 1) . "|\n";
+	for my $st (@s) {
+		$md .= "| $st | " . join(' | ', map {
+			my $x = $sng->{$_}{$st};
+			!$x ? '-' : ($x->{rc} // 0) ? "**exit $x->{rc}**" : fmt_n($x->{bogo_ops_per_s}) . '/s'
+		} @v) . " |\n";
+	}
+	return "$md\n";
+}
+
 # ---- the goals ----
 
 sub goals_summary {
@@ -423,7 +502,9 @@ sub section {
 	my %goals;
 	my $body = mark_section(collect($m, 'mark'), $dir, \%goals) .
 		churn_section(collect($m, 'churn'), $dir, \%goals) .
-		pressure_section(collect($m, 'pressure'), $dir);
+		pressure_section(collect($m, 'pressure'), $dir) .
+		jemalloc_section(collect($m, 'jemalloc')) .
+		stressng_section(collect_stressng($m));
 	my $md = "Accelerator: **$accel**. " . ($accel eq 'TCG'
 		? 'Under TCG absolute times are distorted (every guest instruction is emulated), so '
 		: 'As ever, ') .
