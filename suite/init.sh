@@ -65,9 +65,31 @@ set_lru() {
 
 ms() { cut -d' ' -f1 /proc/uptime | tr -d .; }
 
+# The lines of the lists in order, except that a program a later list names
+# again runs only from that later list: `make matrix` runs bench_jemalloc
+# from bench.list (3 rounds of 1.5 s), not twice under one name.
+merged_lists() {
+	awk '
+	FNR == 1 { f++ }
+	{
+		line[f, FNR] = $0; n[f] = FNR
+		split($0, w); p = (w[1] == "once") ? w[2] : w[1]
+		if (p != "" && p !~ /^#/) last[p] = f
+	}
+	END {
+		for (i = 1; i <= f; i++)
+			for (j = 1; j <= n[i]; j++) {
+				split(line[i, j], w)
+				p = (w[1] == "once") ? w[2] : w[1]
+				if (p == "" || p ~ /^#/ || last[p] == i)
+					print line[i, j]
+			}
+	}' "$@"
+}
+
 export VMAB_VARIANT=${vmab_variant:-unknown}
 lists=$(echo "${vmab_list:-/suite/run.list}" | tr , ' ')
-say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=$vmab_modes"
+say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=${vmab_modes:-noswap-classic}"
 
 once=${vmab_once:-1}
 for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
@@ -82,7 +104,7 @@ for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 	esac
 	export VMAB_MODE=$mode
 	# shellcheck disable=SC2086
-	cat $lists | while read -r prog args; do
+	merged_lists $lists | while read -r prog args; do
 		case $prog in ''|'#'*) continue ;; esac
 		if [ "$prog" = once ]; then
 			[ "$once" = 1 ] || continue
