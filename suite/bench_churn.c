@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_churn: allocator churn in the manner of ebizzy (issue 6, set 2).
+ * bench_churn: allocator churn in the manner of ebizzy: the throughput of
+ * an allocator that gives freed memory back with each design.
  *
  * Each thread loops: take a random source chunk, allocate a chunk, copy the
  * source into it, run a number of binary searches in the copy (each search
@@ -41,6 +42,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "ksft_named.h"
 #include "vmab.h"
 
 #define FREE_LIST 4	/* chunks an arena keeps for reuse */
@@ -92,16 +94,6 @@ struct worker {
 	long iters, records, found;
 	uint64_t ns_alloc, ns_copy, ns_search, ns_free;
 };
-
-static uint64_t xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
 
 static int arena_init(struct arena *a, enum design d)
 {
@@ -186,7 +178,7 @@ static void *worker_run(void *arg)
 	struct worker *w = arg;
 
 	while (!stop) {
-		const struct record *src = source[xorshift(&w->rng) % opt.nchunks];
+		const struct record *src = source[xorshift64(&w->rng) % opt.nchunks];
 		struct record *copy;
 		uint64_t t0, t1, t2, t3, t4;
 		int i;
@@ -199,7 +191,7 @@ static void *worker_run(void *arg)
 		memcpy(copy, src, opt.chunk);
 		t2 = fine_ns();
 		for (i = 0; i < opt.searches; i++) {
-			uint64_t key = xorshift(&w->rng) % (2 * nrec);
+			uint64_t key = xorshift64(&w->rng) % (2 * nrec);
 			size_t lo = 0, hi = nrec;
 
 			while (lo < hi) {
@@ -234,7 +226,7 @@ static long minflt(void)
 }
 
 static const char *const counters[] = {
-	"pglazyfree", "pglazyfreed", "pgvrange_purged", "pswpout",
+	DK_PGLAZYFREE, DK_PGLAZYFREED, DK_PGVRANGE_PURGED, DK_PSWPOUT,
 };
 #define NCOUNTERS 4
 
@@ -324,21 +316,21 @@ static void report(enum design d, int threads, struct config *c, int have_base, 
 	char name[64];
 
 	snprintf(name, sizeof(name), "churn_%s_%dt", design_name[d], threads);
-	data_begin(&dd, "bench");
-	data_str(&dd, "bench", "churn");
-	data_str(&dd, "design", design_name[d]);
-	data_long(&dd, "threads", threads);
-	data_str(&dd, "clock", fine_clock_name());
-	data_long(&dd, "rounds", c->rounds);
-	data_double(&dd, "seconds", c->seconds);
-	data_long(&dd, "chunk", (long)opt.chunk);
-	data_long(&dd, "searches_per_iter", opt.searches);
-	data_long(&dd, "iterations", c->iters);
-	data_long(&dd, "records", c->records);
-	data_double(&dd, "records_per_s", median(c->rps, c->rounds));
+	data_begin(&dd, DKIND_BENCH);
+	data_str(&dd, DK_BENCH, "churn");
+	data_str(&dd, DK_DESIGN, design_name[d]);
+	data_long(&dd, DK_THREADS, threads);
+	data_str(&dd, DK_CLOCK, fine_clock_name());
+	data_long(&dd, DK_ROUNDS, c->rounds);
+	data_double(&dd, DK_SECONDS, c->seconds);
+	data_long(&dd, DK_CHUNK, (long)opt.chunk);
+	data_long(&dd, DK_SEARCHES_PER_ITER, opt.searches);
+	data_long(&dd, DK_ITERATIONS, c->iters);
+	data_long(&dd, DK_RECORDS, c->records);
+	data_double(&dd, DK_RECORDS_PER_S, median(c->rps, c->rounds));
 	if (have_base) {
 		/* Each round's ratio is to the dontneed run just before it. */
-		data_double(&dd, "ratio_to_dontneed", median(c->ratio, c->rounds));
+		data_double(&dd, DK_RATIO_TO_DONTNEED, median(c->ratio, c->rounds));
 		{
 			double lo = c->ratio[0], hi = c->ratio[0];
 
@@ -346,27 +338,27 @@ static void report(enum design d, int threads, struct config *c, int have_base, 
 				lo = c->ratio[i] < lo ? c->ratio[i] : lo;
 				hi = c->ratio[i] > hi ? c->ratio[i] : hi;
 			}
-			data_double(&dd, "ratio_min", lo);
-			data_double(&dd, "ratio_max", hi);
+			data_double(&dd, DK_RATIO_MIN, lo);
+			data_double(&dd, DK_RATIO_MAX, hi);
 		}
 	}
 	if (have_mf)
-		data_double(&dd, "ratio_to_madv_free", median(c->ratio_mf, c->rounds));
+		data_double(&dd, DK_RATIO_TO_MADV_FREE, median(c->ratio_mf, c->rounds));
 	if (c->iters) {
-		data_double(&dd, "ns_alloc_per_iter", (double)c->ns_alloc / c->iters);
-		data_double(&dd, "ns_copy_per_iter", (double)c->ns_copy / c->iters);
-		data_double(&dd, "ns_search_per_iter", (double)c->ns_search / c->iters);
-		data_double(&dd, "ns_free_per_iter", (double)c->ns_free / c->iters);
-		data_double(&dd, "faults_per_iter", (double)c->faults / c->iters);
+		data_double(&dd, DK_NS_ALLOC_PER_ITER, (double)c->ns_alloc / c->iters);
+		data_double(&dd, DK_NS_COPY_PER_ITER, (double)c->ns_copy / c->iters);
+		data_double(&dd, DK_NS_SEARCH_PER_ITER, (double)c->ns_search / c->iters);
+		data_double(&dd, DK_NS_FREE_PER_ITER, (double)c->ns_free / c->iters);
+		data_double(&dd, DK_FAULTS_PER_ITER, (double)c->faults / c->iters);
 	}
 	for (i = 0; i < NCOUNTERS; i++)
 		if (c->have_counter[i])
 			data_long(&dd, counters[i], c->counter[i]);
 	if (d == D_VRANGE)
-		data_long(&dd, "purged_reuses", c->purged);
-	data_long(&dd, "errors", c->errors);
+		data_long(&dd, DK_PURGED_REUSES, c->purged);
+	data_long(&dd, DK_ERRORS, c->errors);
 	data_emit(&dd);
-	tap_result(ok, "%s", name);
+	ksft_test_result(ok, "%s\n", name);
 	if (!ok)
 		printf("# %s: %s, %ld iterations, %ld failed calls\n", name,
 		       c->short_threads ? "threads missing" : "all threads ran",
@@ -434,14 +426,15 @@ int main(int argc, char **argv)
 	if (!vrange_supported())
 		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
 
-	tap_plan(D_NR * opt.nthreads);
+	ksft_print_header();
+	ksft_set_plan(D_NR * opt.nthreads);
 	printf("# mode %s, variant %s, chunk %zu bytes, %d source chunks, %d searches an iteration, %d rounds of %d ms, clock %s\n",
 	       vmab_mode(), vmab_variant(), opt.chunk, opt.nchunks, opt.searches, opt.rounds,
 	       opt.round_ms, fine_clock_name());
 	if (setup_source()) {
 		printf("# no memory for the source chunks\n");
 		for (k = 0; k < D_NR * opt.nthreads; k++)
-			tap_result(0, "churn_setup");
+			ksft_test_result(0, "churn_setup\n");
 		return 1;
 	}
 	for (t = 0; t < opt.nthreads; t++) {
@@ -477,7 +470,7 @@ int main(int argc, char **argv)
 
 			snprintf(name, sizeof(name), "churn_%s_%dt", design_name[d], opt.threads[t]);
 			if (why[d])
-				tap_skip(name, "%s", why[d]);
+				ksft_test_result_skip_named(name, "%s", why[d]);
 			else
 				report(d, opt.threads[t], &cfg[d], d != D_DONTNEED,
 				       d == D_VRANGE && !why[D_MADV_FREE]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_jemalloc: a real allocator as a client of MADV_FREE (issue 18, 1).
+ * bench_jemalloc: a real allocator as a client of MADV_FREE, so that the
+ * designs are judged by a user the kernel did not write.
  *
  * Several threads churn through the system malloc(): each keeps a table of
  * live blocks (sizes from 16 KiB to 1 MiB, jemalloc's large classes), and
@@ -51,6 +52,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "ksft_named.h"
 #include "vmab.h"
 
 #define MAX_THREADS 8
@@ -111,16 +113,6 @@ static void settle(void)
 	}
 }
 
-static uint64_t xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
 static void fill(struct slot *s)
 {
 	size_t i;
@@ -155,9 +147,9 @@ static void *churn(void *arg)
 	int i;
 
 	while (!stop) {
-		struct slot *s = &c->s[xorshift(&c->rng) % SLOTS];
-		size_t top = MIN_SIZE << (xorshift(&c->rng) % SIZE_SHIFTS);
-		size_t size = top / 2 + xorshift(&c->rng) % (top / 2 + 1);
+		struct slot *s = &c->s[xorshift64(&c->rng) % SLOTS];
+		size_t top = MIN_SIZE << (xorshift64(&c->rng) % SIZE_SHIFTS);
+		size_t size = top / 2 + xorshift64(&c->rng) % (top / 2 + 1);
 
 		if (size < MIN_SIZE)
 			size = MIN_SIZE;
@@ -168,7 +160,7 @@ static void *churn(void *arg)
 			continue;
 		}
 		s->words = size / sizeof(uint64_t);
-		s->seed = xorshift(&c->rng);
+		s->seed = xorshift64(&c->rng);
 		fill(s);
 		c->ops++;
 		c->bytes += size;
@@ -326,29 +318,29 @@ static void report(int k, const char *place, struct run *r, const struct run *fo
 
 	snprintf(name, sizeof(name), "jemalloc_%s_purge%s%s", conf_name[k],
 		 *place ? "_" : "", place);
-	data_begin(&d, "bench");
-	data_str(&d, "bench", "jemalloc");
-	data_str(&d, "config", conf_name[k]);
-	data_str(&d, "cgroup", *place ? place : "none");
+	data_begin(&d, DKIND_BENCH);
+	data_str(&d, DK_BENCH, "jemalloc");
+	data_str(&d, DK_CONFIG, conf_name[k]);
+	data_str(&d, DK_CGROUP, *place ? place : "none");
 	if (*place)
-		data_str(&d, "memory_max", opt.memcg_max);
-	data_str(&d, "malloc_conf", conf[k]);
-	data_str(&d, "jemalloc", jem ? r->version : NULL);
-	data_long(&d, "opt_dirty_decay_ms", r->dirty);
-	data_long(&d, "opt_muzzy_decay_ms", r->muzzy);
-	data_long(&d, "madv_free_kernel", lazy_expected);
-	data_long(&d, "threads", opt.threads);
-	data_long(&d, "runs", r->runs);
-	data_double(&d, "seconds", r->secs);
-	data_long(&d, "ops", r->ops);
-	data_double(&d, "ops_per_s", r->secs > 0 ? r->ops / r->secs : 0);
-	data_double(&d, "mib_per_s", r->secs > 0 ? r->bytes / r->secs / (1 << 20) : 0);
+		data_str(&d, DK_MEMORY_MAX, opt.memcg_max);
+	data_str(&d, DK_MALLOC_CONF, conf[k]);
+	data_str(&d, DK_JEMALLOC, jem ? r->version : NULL);
+	data_long(&d, DK_OPT_DIRTY_DECAY_MS, r->dirty);
+	data_long(&d, DK_OPT_MUZZY_DECAY_MS, r->muzzy);
+	data_long(&d, DK_MADV_FREE_KERNEL, lazy_expected);
+	data_long(&d, DK_THREADS, opt.threads);
+	data_long(&d, DK_RUNS, r->runs);
+	data_double(&d, DK_SECONDS, r->secs);
+	data_long(&d, DK_OPS, r->ops);
+	data_double(&d, DK_OPS_PER_S, r->secs > 0 ? r->ops / r->secs : 0);
+	data_double(&d, DK_MIB_PER_S, r->secs > 0 ? r->bytes / r->secs / (1 << 20) : 0);
 	if (k && forced && forced->secs > 0 && forced->ops > 0 && r->secs > 0)
-		data_double(&d, "ratio_to_forced",
+		data_double(&d, DK_RATIO_TO_FORCED,
 			    (r->ops / r->secs) / (forced->ops / forced->secs));
-	data_long(&d, "pglazyfree", r->lazyfree);
-	data_long(&d, "pglazyfreed", r->lazyfreed);
-	data_long(&d, "corrupted", r->errors);
+	data_long(&d, DK_PGLAZYFREE, r->lazyfree);
+	data_long(&d, DK_PGLAZYFREED, r->lazyfreed);
+	data_long(&d, DK_CORRUPTED, r->errors);
 	data_emit(&d);
 	if (!ok)
 		printf("# %s: %s%s%s%s%s; pglazyfree +%ld (want %s)\n", name,
@@ -358,7 +350,7 @@ static void report(int k, const char *place, struct run *r, const struct run *fo
 		       r->ops > 0 ? "" : ", no operations",
 		       path_ok ? "" : ", wrong purge path", r->lazyfree,
 		       k && lazy_expected ? "> 0" : "0");
-	tap_result(ok, "%s", name);
+	ksft_test_result(ok, "%s\n", name);
 }
 
 int main(int argc, char **argv)
@@ -385,7 +377,8 @@ int main(int argc, char **argv)
 	if (opt.rounds < 1)
 		opt.rounds = 1;
 	lazy_expected = madv_free_supported();
-	tap_plan(4);
+	ksft_print_header();
+	ksft_set_plan(4);
 	for (place = 0; place < 2; place++) {
 		struct run r[2];
 		struct memcg cg;
@@ -396,7 +389,7 @@ int main(int argc, char **argv)
 		if (access(opt.lib, R_OK)) {
 			for (k = 0; k < 2; k++) {
 				printf("# no %s: install libjemalloc2 on the host\n", opt.lib);
-				tap_result(0, "jemalloc_%s_purge%s", conf_name[k], place ? "_memcg" : "");
+				ksft_test_result(0, "jemalloc_%s_purge%s\n", conf_name[k], place ? "_memcg" : "");
 			}
 			continue;
 		}
@@ -409,8 +402,8 @@ int main(int argc, char **argv)
 			have_cg = !why || strcmp(why, "cannot set memory.max") == 0;
 			if (why) {
 				for (k = 0; k < 2; k++)
-					tap_skip(k ? "jemalloc_lazy_purge_memcg" : "jemalloc_forced_purge_memcg",
-						 "%s", why);
+					ksft_test_result_skip_named(k ? "jemalloc_lazy_purge_memcg" : "jemalloc_forced_purge_memcg",
+								    "%s", why);
 				if (have_cg)
 					memcg_destroy(&cg);
 				continue;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench_mark: what marking and unmarking cost against the size of the range
- * (issue 6, set 1).
+ * (SPEC 4.5: O(VMAs), not O(pages)).
  *
  * For every size from 4 KiB up to the largest power of two that fits the
  * machine (1 GiB in the 2 GiB guest), a populated private anonymous range
@@ -42,6 +42,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "ksft_named.h"
 #include "vmab.h"
 
 #define MAX_SIZES 32
@@ -72,19 +73,6 @@ static struct {
 
 static struct memcg cg;
 static int have_cg;
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10;
-	}
-	return v;
-}
 
 static int mode_listed(const char *list, const char *mode)
 {
@@ -303,33 +291,33 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 	if (!n)
 		return;
 	qsort(v, n, sizeof(*v), cmp_u64);
-	data_begin(&dd, "bench");
-	data_str(&dd, "bench", "mark");
-	data_str(&dd, "design", design_name[d]);
-	data_str(&dd, "op", op_name[op]);
-	data_long(&dd, "size", (long)len);
-	data_long(&dd, "pages", (long)pages);
-	data_long(&dd, "reps", n);
-	data_long(&dd, "ns_median", (long)v[n / 2]);
-	data_long(&dd, "ns_min", (long)v[0]);
-	data_long(&dd, "ns_max", (long)v[n - 1]);
-	data_long(&dd, "ns_first", (long)s->first[op]);
-	data_double(&dd, "ns_per_page", v[n / 2] / pages);
-	data_str(&dd, "thp", "never");
-	data_str(&dd, "clock", fine_clock_name());
+	data_begin(&dd, DKIND_BENCH);
+	data_str(&dd, DK_BENCH, "mark");
+	data_str(&dd, DK_DESIGN, design_name[d]);
+	data_str(&dd, DK_OP, op_name[op]);
+	data_long(&dd, DK_SIZE, (long)len);
+	data_long(&dd, DK_PAGES, (long)pages);
+	data_long(&dd, DK_REPS, n);
+	data_long(&dd, DK_NS_MEDIAN, (long)v[n / 2]);
+	data_long(&dd, DK_NS_MIN, (long)v[0]);
+	data_long(&dd, DK_NS_MAX, (long)v[n - 1]);
+	data_long(&dd, DK_NS_FIRST, (long)s->first[op]);
+	data_double(&dd, DK_NS_PER_PAGE, v[n / 2] / pages);
+	data_str(&dd, DK_THP, "never");
+	data_str(&dd, DK_CLOCK, fine_clock_name());
 	if (op == OP_DONTNEED || op == OP_MADV_FREE || op == OP_NONVOLATILE ||
 	    op == OP_NONVOLATILE_PURGED)
-		data_long(&dd, "lost_pages_per_rep", s->lost[op] / n);
+		data_long(&dd, DK_LOST_PAGES_PER_REP, s->lost[op] / n);
 	if (op == OP_VOLATILE)	/* 0: the flag of a whole VMA; 1 or 2: splits */
-		data_long(&dd, "vmas_added", s->vmas_volatile - s->vmas_before);
+		data_long(&dd, DK_VMAS_ADDED, s->vmas_volatile - s->vmas_before);
 	if (op == OP_NONVOLATILE_PURGED) {
-		data_long(&dd, "purged_flag_reps", s->purged_flag);
+		data_long(&dd, DK_PURGED_FLAG_REPS, s->purged_flag);
 		if (s->counter >= 0)
-			data_long(&dd, "pgvrange_purged_per_rep", s->counter / n);
+			data_long(&dd, DK_PGVRANGE_PURGED_PER_REP, s->counter / n);
 	}
 	if (op == OP_PURGE) {
-		data_str(&dd, "purge_method", s->purge_method);
-		data_long(&dd, "resident_after_per_rep", s->resident_after_purge / n);
+		data_str(&dd, DK_PURGE_METHOD, s->purge_method);
+		data_long(&dd, DK_RESIDENT_AFTER_PER_REP, s->resident_after_purge / n);
 	}
 	data_emit(&dd);
 }
@@ -442,22 +430,26 @@ static size_t fit_max(size_t want)
 int main(int argc, char **argv)
 {
 	size_t sizes[MAX_SIZES], max, sz;
-	int nsizes = 0, c, d;
+	int nsizes = 0, c, d, bad = 0;
 	const char *why[D_NR] = { NULL };
 
 	while ((c = getopt(argc, argv, "m:n:p:r:t:M:s:")) != -1) {
 		switch (c) {
-		case 'm': opt.max = parse_size(optarg); break;
-		case 'n': opt.min = parse_size(optarg); break;
-		case 'p': opt.purge_max = parse_size(optarg); break;
+		case 'm': bad |= parse_size(optarg, &opt.max); break;
+		case 'n': bad |= parse_size(optarg, &opt.min); break;
+		case 'p': bad |= parse_size(optarg, &opt.purge_max); break;
 		case 'r': opt.reps = atoi(optarg); break;
 		case 't': opt.budget_s = atoi(optarg); break;
 		case 'M': opt.full_modes = optarg; break;
-		case 's': opt.small_max = parse_size(optarg); break;
+		case 's': bad |= parse_size(optarg, &opt.small_max); break;
 		default:
 			fprintf(stderr, "usage: %s [-m MAX] [-n MIN] [-p MAX] [-r REPS] [-t S] [-M MODES [-s MAX]]\n", argv[0]);
 			return 2;
 		}
+	}
+	if (bad) {
+		fprintf(stderr, "bench_mark: a size is a number with an optional K, M or G\n");
+		return 2;
 	}
 	if (opt.reps < 1 || opt.reps > MAX_REPS)
 		opt.reps = opt.reps < 1 ? 1 : MAX_REPS;
@@ -475,7 +467,8 @@ int main(int argc, char **argv)
 	if (!vrange_supported())
 		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
 
-	tap_plan(D_NR);
+	ksft_print_header();
+	ksft_set_plan(D_NR);
 	printf("# mode %s, variant %s, sizes %zu..%zu bytes, budget %d s a design, clock %s\n",
 	       vmab_mode(), vmab_variant(), sizes[0], sizes[nsizes - 1], opt.budget_s,
 	       fine_clock_name());
@@ -490,7 +483,7 @@ int main(int argc, char **argv)
 
 		snprintf(name, sizeof(name), "mark_%s", design_name[d]);
 		if (why[d]) {
-			tap_skip(name, "%s", why[d]);
+			ksft_test_result_skip_named(name, "%s", why[d]);
 			continue;
 		}
 		fflush(stdout);
@@ -498,13 +491,13 @@ int main(int argc, char **argv)
 		if (pid == 0)
 			_exit(run_design(d, sizes, nsizes));
 		if (pid < 0 || waitpid(pid, &st, 0) < 0) {
-			tap_result(0, "%s # fork: %s", name, strerror(errno));
+			ksft_test_result(0, "%s # fork: %s\n", name, strerror(errno));
 			continue;
 		}
 		if (WIFSIGNALED(st))
 			printf("# %s: killed by signal %d (%s)\n", name, WTERMSIG(st),
 			       strsignal(WTERMSIG(st)));
-		tap_result(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", name);
+		ksft_test_result(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s\n", name);
 	}
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench_pressure: churn and a cache inside a memory cgroup whose memory.max
- * is below their combined footprint (issue 6, set 3).
+ * is below their combined footprint: what each design gives a cache and an
+ * allocator that share too little memory.
  *
  * One child process per design, in a memory cgroup of its own, runs two
  * threads for a few seconds:
@@ -37,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "ksft_named.h"
 #include "vmab.h"
 
 #define CHUNK (256UL << 10)
@@ -65,16 +67,6 @@ struct shared {
 static struct shared *sh;
 static volatile int stop;
 static enum design design;
-
-static uint64_t xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
 
 /* Mark [p, p+len) as lazily free in this design; 0 or -1. */
 static int mark(char *p, size_t len)
@@ -116,7 +108,7 @@ static void *churn_thread(void *arg)
 	madvise(arena, opt.arena, MADV_NOHUGEPAGE);
 	while (!stop) {
 		uint64_t *copy = (uint64_t *)(arena + next * CHUNK);
-		const uint64_t *src = source[xorshift(&rng) % NSRC];
+		const uint64_t *src = source[xorshift64(&rng) % NSRC];
 		int i, r;
 
 		next = (next + 1) % nchunks;	/* FIFO: the longest-marked chunk */
@@ -126,7 +118,7 @@ static void *churn_thread(void *arg)
 		sh->churn_purged += r > 0;
 		memcpy(copy, src, CHUNK);
 		for (i = 0; i < SEARCHES; i++) {
-			uint64_t key = xorshift(&rng) % (2 * nrec);
+			uint64_t key = xorshift64(&rng) % (2 * nrec);
 			size_t lo = 0, hi = nrec;
 
 			while (lo < hi) {
@@ -181,7 +173,7 @@ static void *cache_thread(void *arg)
 			sh->cache_errors++;
 	}
 	while (!stop) {
-		size_t obj = xorshift(&rng) % nobj, pg;
+		size_t obj = xorshift64(&rng) % nobj, pg;
 		char *o = cache + obj * OBJ;
 		int r = unmark(o, OBJ), lost = 0, wrong = 0;
 
@@ -241,7 +233,7 @@ static void run_child(const struct memcg *cg)
 }
 
 static const char *const counters[] = {
-	"pgvrange_purged", "pglazyfreed", "pswpout", "pswpin", "pgmajfault",
+	DK_PGVRANGE_PURGED, DK_PGLAZYFREED, DK_PSWPOUT, DK_PSWPIN, DK_PGMAJFAULT,
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 static const char *const memcg_stats[] = {
@@ -269,7 +261,7 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 	snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
 	memset(sh, 0, sizeof(*sh));
 	if (memcg_create(&cg, design_name[d])) {
-		tap_result(0, "%s # memcg_create: %s", name, strerror(errno));
+		ksft_test_result(0, "%s # memcg_create: %s\n", name, strerror(errno));
 		return out;
 	}
 	snprintf(val, sizeof(val), "%zu", opt.limit);
@@ -312,26 +304,26 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 	out.churn_rps = sh->churn_records / sh->seconds;
 	out.cache_ops = sh->cache_ops / sh->seconds;
 
-	data_begin(&dd, "bench");
-	data_str(&dd, "bench", "pressure");
-	data_str(&dd, "design", design_name[d]);
-	data_long(&dd, "swap", vmab_mode_has_swap());
-	data_long(&dd, "limit", (long)opt.limit);
-	data_long(&dd, "footprint", (long)(opt.cache + opt.arena + NSRC * CHUNK));
-	data_double(&dd, "seconds", sh->seconds);
-	data_long(&dd, "completed", sh->done);
-	data_double(&dd, "churn_records_per_s", out.churn_rps);
-	data_double(&dd, "cache_ops_per_s", out.cache_ops);
+	data_begin(&dd, DKIND_BENCH);
+	data_str(&dd, DK_BENCH, "pressure");
+	data_str(&dd, DK_DESIGN, design_name[d]);
+	data_long(&dd, DK_SWAP, vmab_mode_has_swap());
+	data_long(&dd, DK_LIMIT, (long)opt.limit);
+	data_long(&dd, DK_FOOTPRINT, (long)(opt.cache + opt.arena + NSRC * CHUNK));
+	data_double(&dd, DK_SECONDS, sh->seconds);
+	data_long(&dd, DK_COMPLETED, sh->done);
+	data_double(&dd, DK_CHURN_RECORDS_PER_S, out.churn_rps);
+	data_double(&dd, DK_CACHE_OPS_PER_S, out.cache_ops);
 	if (base && base->churn_rps > 0)
-		data_double(&dd, "churn_ratio_to_dontneed", out.churn_rps / base->churn_rps);
+		data_double(&dd, DK_CHURN_RATIO_TO_DONTNEED, out.churn_rps / base->churn_rps);
 	if (base && base->cache_ops > 0)
-		data_double(&dd, "cache_ratio_to_dontneed", out.cache_ops / base->cache_ops);
-	data_long(&dd, "churn_purged_reuses", sh->churn_purged);
-	data_long(&dd, "cache_ops", sh->cache_ops);
-	data_long(&dd, "cache_regenerated", sh->cache_regenerated);
-	data_long(&dd, "cache_wrong", sh->cache_wrong);
-	data_long(&dd, "cache_pages_lost", sh->cache_pages_lost);
-	data_long(&dd, "cache_purged_flags", sh->cache_purged);
+		data_double(&dd, DK_CACHE_RATIO_TO_DONTNEED, out.cache_ops / base->cache_ops);
+	data_long(&dd, DK_CHURN_PURGED_REUSES, sh->churn_purged);
+	data_long(&dd, DK_CACHE_OPS, sh->cache_ops);
+	data_long(&dd, DK_CACHE_REGENERATED, sh->cache_regenerated);
+	data_long(&dd, DK_CACHE_WRONG, sh->cache_wrong);
+	data_long(&dd, DK_CACHE_PAGES_LOST, sh->cache_pages_lost);
+	data_long(&dd, DK_CACHE_PURGED_FLAGS, sh->cache_purged);
 	for (k = 0; k < NCOUNTERS; k++) {
 		long now = vmstat_get(counters[k]);
 
@@ -343,17 +335,17 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 		long v = memcg_stat(&cg, memcg_stats[k]);
 		char key[64];
 
-		snprintf(key, sizeof(key), "memcg_%s", memcg_stats[k]);
+		snprintf(key, sizeof(key), DK_MEMCG_PREFIX "%s", memcg_stats[k]);
 		if (v >= 0)
 			data_long(&dd, key, v);
 	}
 	if (swap_peak >= 0)
-		data_long(&dd, "swap_peak_kb", swap_peak / 1024);
-	data_long(&dd, "oom_kill", oom_kill);
-	data_long(&dd, "killed_by_signal", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	data_long(&dd, "timed_out", killed);
-	data_long(&dd, "errors", sh->churn_errors + sh->cache_errors);
-	data_str(&dd, "clock", fine_clock_name());
+		data_long(&dd, DK_SWAP_PEAK_KB, swap_peak / 1024);
+	data_long(&dd, DK_OOM_KILL, oom_kill);
+	data_long(&dd, DK_KILLED_BY_SIGNAL, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	data_long(&dd, DK_TIMED_OUT, killed);
+	data_long(&dd, DK_ERRORS, sh->churn_errors + sh->cache_errors);
+	data_str(&dd, DK_CLOCK, fine_clock_name());
 	data_emit(&dd);
 
 	/*
@@ -367,43 +359,36 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 		       name, sh->done, oom_kill, sh->cache_wrong,
 		       sh->churn_errors + sh->cache_errors,
 		       WIFSIGNALED(st) ? WTERMSIG(st) : 0, killed ? ", timed out" : "");
-	tap_result(ok, "%s", name);
+	ksft_test_result(ok, "%s\n", name);
 	memcg_destroy(&cg);
 	return out;
-}
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	size_t v = strtoull(s, &end, 0);
-
-	return v << (*end == 'M' || *end == 'm' ? 20 : *end == 'K' || *end == 'k' ? 10 : 0);
 }
 
 int main(int argc, char **argv)
 {
 	const char *why[D_NR] = { NULL };
 	struct outcome base = { 0, 0 };
-	int c, d;
+	int c, d, bad = 0;
 
 	while ((c = getopt(argc, argv, "d:l:c:a:")) != -1) {
 		switch (c) {
 		case 'd': opt.seconds = atoi(optarg); break;
-		case 'l': opt.limit = parse_size(optarg); break;
-		case 'c': opt.cache = parse_size(optarg); break;
-		case 'a': opt.arena = parse_size(optarg); break;
+		case 'l': bad |= parse_size(optarg, &opt.limit); break;
+		case 'c': bad |= parse_size(optarg, &opt.cache); break;
+		case 'a': bad |= parse_size(optarg, &opt.arena); break;
 		default:
 			fprintf(stderr, "usage: %s [-d S] [-l LIMIT] [-c CACHE] [-a ARENA]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (opt.seconds < 1 || opt.cache < OBJ || opt.arena < CHUNK) {
+	if (bad || opt.seconds < 1 || opt.cache < OBJ || opt.arena < CHUNK) {
 		fprintf(stderr, "bench_pressure: bad arguments\n");
 		return 2;
 	}
 	opt.cache -= opt.cache % OBJ;
 	opt.arena -= opt.arena % CHUNK;
-	tap_plan(D_NR);
+	ksft_print_header();
+	ksft_set_plan(D_NR);
 	printf("# mode %s, variant %s: memory.max %zu bytes for a %zu-byte cache, a %zu-byte churn arena and %lu bytes of sources, %d s a design, clock %s\n",
 	       vmab_mode(), vmab_variant(), opt.limit, opt.cache, opt.arena,
 	       NSRC * CHUNK, opt.seconds, fine_clock_name());
@@ -417,8 +402,8 @@ int main(int argc, char **argv)
 			char name[32];
 
 			snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
-			tap_skip(name, "%s", sh == MAP_FAILED ? "no shared page"
-				 : need_memcg());
+			ksft_test_result_skip_named(name, "%s", sh == MAP_FAILED ? "no shared page"
+						    : need_memcg());
 		}
 		return 0;
 	}
@@ -428,7 +413,7 @@ int main(int argc, char **argv)
 
 		snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
 		if (why[d]) {
-			tap_skip(name, "%s", why[d]);
+			ksft_test_result_skip_named(name, "%s", why[d]);
 			continue;
 		}
 		o = run_design(d, d == D_DONTNEED ? NULL : &base);

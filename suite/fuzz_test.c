@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A syscall fuzzer for vrange() (SPEC 4.1, 4.2) and madvise() (SPEC 5),
- * issue 7 item 3, with an oracle.
+ * with an oracle: the inputs no hand-written test thinks of.
  *
  *   fuzz_test [-n CALLS] [-s SEED] [-t MAX_SECONDS]
  *
@@ -60,6 +60,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ksft_named.h"
 #include "vmab.h"
 
 #ifndef MLOCK_ONFAULT
@@ -112,18 +113,9 @@ static int kind_writable(int k)
 
 static uint64_t rng_state;
 
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static unsigned long rnd_below(unsigned long n)
 {
-	return n ? rnd() % n : 0;
+	return splitmix64_below(&rng_state, n);
 }
 
 static int chance(int percent)
@@ -327,17 +319,15 @@ static void probe_address_space(void)
 		high_lo = high_hi - 64 * PAGE_SZ;
 }
 
-static long saved_nr_hugepages = -1;
-
+/* A hugetlb pool of one page, if there is none; knob.h puts it back. */
 static void setup_hugetlb(void)
 {
-	char buf[32];
+	long pool = knob_get_long(NR_HUGEPAGES);
 
-	if (read_file("/proc/sys/vm/nr_hugepages", buf, sizeof(buf)) < 0)
+	if (pool < 0)
 		return;
-	saved_nr_hugepages = strtol(buf, NULL, 10);
-	if (saved_nr_hugepages == 0)
-		write_file("/proc/sys/vm/nr_hugepages", "1");
+	if (pool == 0)
+		knob_set(NR_HUGEPAGES, "1");
 	huge_page = mmap(NULL, HPAGE_SZ, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	if (huge_page == MAP_FAILED) {
@@ -351,8 +341,7 @@ static void teardown_hugetlb(void)
 {
 	if (huge_page)
 		munmap(huge_page, HPAGE_SZ);
-	if (saved_nr_hugepages == 0)
-		write_file("/proc/sys/vm/nr_hugepages", "0");
+	knob_restore_all();
 }
 
 static void setup(void)
@@ -849,7 +838,8 @@ int main(int argc, char **argv)
 	}
 	rng_state = seed;
 
-	tap_plan(4);
+	ksft_print_header();
+	ksft_set_plan(4);
 	printf("# seed %llu (replay: fuzz_test -n %ld -s %llu)\n",
 	       (unsigned long long)seed, calls, (unsigned long long)seed);
 	fflush(stdout);
@@ -909,34 +899,34 @@ int main(int argc, char **argv)
 	teardown_hugetlb();
 
 	if (have_vr < 0)
-		tap_skip("vrange_fuzz", "syscall 451 is not vrange() here");
+		ksft_test_result_skip_named("vrange_fuzz", "syscall 451 is not vrange() here");
 	else
-		tap_result(mism_vrange == 0, "vrange_fuzz");
-	tap_result(mism_madvise == 0, "madvise_fuzz");
-	tap_result(integrity_failures == 0, "fuzz_integrity");
-	tap_result(done >= calls, "fuzz_calls_done");
+		ksft_test_result(mism_vrange == 0, "vrange_fuzz\n");
+	ksft_test_result(mism_madvise == 0, "madvise_fuzz\n");
+	ksft_test_result(integrity_failures == 0, "fuzz_integrity\n");
+	ksft_test_result(done >= calls, "fuzz_calls_done\n");
 
 	printf("# arena pages laid out, by kind:");
 	for (opt = 0; opt < K_NKINDS; opt++)
 		printf(" %s %lu", kind_name[opt], counts_by_kind[opt]);
 	printf("\n");
-	data_begin(&d, "fuzz");
-	data_long(&d, "calls", done);
-	data_long(&d, "calls_vrange", calls_vrange);
-	data_long(&d, "calls_madvise", calls_madvise);
-	data_long(&d, "mismatches", mismatches);
-	data_long(&d, "seed", (long)seed);
-	data_long(&d, "ambiguous", ambiguous);
-	data_long(&d, "ok", errno_count[3]);
-	data_long(&d, "einval", errno_count[0]);
-	data_long(&d, "enomem", errno_count[1]);
-	data_long(&d, "efault", errno_count[2]);
-	data_long(&d, "purged_seen", purged_seen);
-	data_long(&d, "integrity_failures", integrity_failures);
-	data_long(&d, "epochs", epoch);
-	data_long(&d, "vrange", have_vr > 0);
-	data_long(&d, "madv_free", have_mf);
-	data_double(&d, "seconds", (now_ns() - t0) / 1e9);
+	data_begin(&d, DKIND_FUZZ);
+	data_long(&d, DK_CALLS, done);
+	data_long(&d, DK_CALLS_VRANGE, calls_vrange);
+	data_long(&d, DK_CALLS_MADVISE, calls_madvise);
+	data_long(&d, DK_MISMATCHES, mismatches);
+	data_long(&d, DK_SEED, (long)seed);
+	data_long(&d, DK_AMBIGUOUS, ambiguous);
+	data_long(&d, DK_OK, errno_count[3]);
+	data_long(&d, DK_EINVAL, errno_count[0]);
+	data_long(&d, DK_ENOMEM, errno_count[1]);
+	data_long(&d, DK_EFAULT, errno_count[2]);
+	data_long(&d, DK_PURGED_SEEN, purged_seen);
+	data_long(&d, DK_INTEGRITY_FAILURES, integrity_failures);
+	data_long(&d, DK_EPOCHS, epoch);
+	data_long(&d, DK_VRANGE, have_vr > 0);
+	data_long(&d, DK_MADV_FREE, have_mf);
+	data_double(&d, DK_SECONDS, (now_ns() - t0) / 1e9);
 	data_emit(&d);
 	return mismatches || integrity_failures;
 }

@@ -22,7 +22,7 @@ mount -t tmpfs tmpfs /tmp
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 # The memory controller for the tests' cgroups, where the kernel has one:
 # without CONFIG_MEMCG (the lean variant) the tests that need it skip,
-# saying so (need_memcg() in suite/vmab.c).
+# saying so (need_memcg() in suite/lib/need.c).
 grep -qw memory /sys/fs/cgroup/cgroup.controllers &&
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Design B: madvise(MADV_FREE) (SPEC 5, issue 3).
+ * Design B: madvise(MADV_FREE) (SPEC 5).
  *
  * What 6.1 already does (marked pages keep their data until reclaim, are
  * discarded by it, survive it when written again, work without swap and
@@ -516,7 +516,6 @@ TEST_F_TIMEOUT(lf, thp_partial_is_split_and_discarded, 180)
 TEST_F_TIMEOUT(lf, khugepaged_collapse_keeps_lazily_free_data, 180)
 {
 	size_t half = HPAGE_SZ / 2;
-	struct khugepaged_saved kh;
 	long freed0;
 	int collapsed;
 
@@ -535,9 +534,9 @@ TEST_F_TIMEOUT(lf, khugepaged_collapse_keeps_lazily_free_data, 180)
 	EXPECT_EQ(self->gauge0 + (long)(half / PAGE_SZ), gauge());
 
 	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_HUGEPAGE));
-	ASSERT_EQ(0, khugepaged_fast(&kh));
+	ASSERT_EQ(0, khugepaged_fast());
 	collapsed = khugepaged_wait(self->p, NULL, 0, 60);
-	khugepaged_restore(&kh);
+	knob_restore_all();
 	ASSERT_EQ(1, collapsed);
 	ASSERT_EQ(0, madvise(self->p, HPAGE_SZ, MADV_NOHUGEPAGE));
 
@@ -646,12 +645,9 @@ TEST(lazyfree_events_counted)
 
 /* --- KSM ------------------------------------------------------------------ */
 
-#define KSM "/sys/kernel/mm/ksm/"
 #define KSM_PAGES 32
 
 FIXTURE(ksm) {
-	char run[16], pages[16], sleep_ms[16];
-	int saved;
 };
 
 FIXTURE_SETUP(ksm)
@@ -660,47 +656,12 @@ FIXTURE_SETUP(ksm)
 	if (!madv_free_supported())
 		SKIP(return, NO_B);
 	NEEDS(need_ksm());
-	ASSERT_LT(0, read_file(KSM "run", self->run, sizeof(self->run)));
-	ASSERT_LT(0, read_file(KSM "pages_to_scan", self->pages,
-			       sizeof(self->pages)));
-	ASSERT_LT(0, read_file(KSM "sleep_millisecs", self->sleep_ms,
-			       sizeof(self->sleep_ms)));
-	self->saved = 1;
-	ASSERT_EQ(0, write_file(KSM "pages_to_scan", "1000"));
-	ASSERT_EQ(0, write_file(KSM "sleep_millisecs", "10"));
+	ASSERT_EQ(0, ksm_fast());
 }
 
 FIXTURE_TEARDOWN(ksm)
 {
-	if (!self->saved)
-		return;
-	write_file(KSM "run", "0");
-	write_file(KSM "pages_to_scan", self->pages);
-	write_file(KSM "sleep_millisecs", self->sleep_ms);
-	write_file(KSM "run", self->run);
-}
-
-static long ksm_read(const char *file)
-{
-	char buf[64];
-
-	if (read_file(file, buf, sizeof(buf)) < 0)
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
-/* Wait until ksmd has finished n more full scans; 0 or -1 on timeout. */
-static int ksm_wait_scans(int n)
-{
-	long start = ksm_read(KSM "full_scans");
-	uint64_t t0 = now_ns();
-
-	while (ksm_read(KSM "full_scans") < start + n) {
-		if (now_ns() - t0 > 120ull * 1000000000ull)
-			return -1;
-		usleep(20000);
-	}
-	return 0;
+	knob_restore_all();	/* ksm/run as it was, then the scan rate */
 }
 
 TEST_F_TIMEOUT(ksm, ksm_leaves_lazily_free_pages_unmerged, 300)
@@ -727,20 +688,20 @@ TEST_F_TIMEOUT(ksm, ksm_leaves_lazily_free_pages_unmerged, 300)
 	drain();
 	ASSERT_EQ(gauge0 + KSM_PAGES, gauge());
 
-	ASSERT_EQ(0, write_file(KSM "run", "1"));
+	ASSERT_EQ(0, knob_set(KSM_DIR "run", "1"));
 	ASSERT_EQ(0, ksm_wait_scans(2));
 	for (i = 0; i < 100; i++) {
-		if (ksm_read("/proc/self/ksm_merging_pages") == KSM_PAGES)
+		if (knob_get_long("/proc/self/ksm_merging_pages") == KSM_PAGES)
 			break;
 		ASSERT_EQ(0, ksm_wait_scans(1));
 	}
 	/* Give ksmd two more chances at b. */
 	ASSERT_EQ(0, ksm_wait_scans(2));
 	/* ksmd ran and merged a... */
-	EXPECT_EQ(KSM_PAGES, ksm_read("/proc/self/ksm_merging_pages"));
+	EXPECT_EQ(KSM_PAGES, knob_get_long("/proc/self/ksm_merging_pages"));
 	/* ...and left b alone: still lazily free, all of it. */
 	EXPECT_EQ(gauge0 + KSM_PAGES, gauge());
-	ASSERT_EQ(0, write_file(KSM "run", "0"));
+	ASSERT_EQ(0, write_file(KSM_DIR "run", "0"));
 
 	/* So b is still discardable. */
 	freed0 = event("pglazyfreed");
@@ -806,19 +767,18 @@ TEST(mlocked_mapping_gives_einval)
 
 TEST(hugetlb_mapping_gives_einval)
 {
-	const char *nr = "/proc/sys/vm/nr_hugepages";
-	char old[32], want[32];
+	long old;
 	char *p;
 
 	REQUIRE_B();
-	if (read_file(nr, old, sizeof(old)) < 0)
-		SKIP(return, "no %s (CONFIG_HUGETLBFS=n)", nr);
-	snprintf(want, sizeof(want), "%ld", strtol(old, NULL, 10) + 1);
-	write_file(nr, want);
+	old = knob_get_long(NR_HUGEPAGES);
+	if (old < 0)
+		SKIP(return, "no %s (CONFIG_HUGETLBFS=n)", NR_HUGEPAGES);
+	knob_set_long(NR_HUGEPAGES, old + 1);
 	p = mmap(NULL, HPAGE_SZ, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	if (p == MAP_FAILED) {
-		write_file(nr, old);
+		knob_restore_all();
 		SKIP(return, "no huge page could be reserved for MAP_HUGETLB");
 	}
 	p[0] = 1;
@@ -826,7 +786,7 @@ TEST(hugetlb_mapping_gives_einval)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(1, p[0]);
 	munmap(p, HPAGE_SZ);
-	write_file(nr, old);
+	knob_restore_all();
 }
 
 TEST(pfnmap_mapping_gives_einval)

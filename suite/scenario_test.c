@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The shared semantic suite (issue 5): every scenario runs once per design,
+ * The shared semantic suite: every scenario runs once per design,
  * design A (vrange(), SPEC 4) and design B (MADV_FREE, SPEC 5), through the
  * kselftest harness's FIXTURE_VARIANT.  Each scenario asserts what the
  * semantics define and records what it saw as one "# @data {json}" line
@@ -17,7 +17,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,17 +81,8 @@ static void fill_pages(char *p, size_t len, unsigned int seed)
 		fill_pattern(p + i * PAGE_SZ, PAGE_SZ, seed + i);
 }
 
-/* vm.min_free_kbytes as it was before the global scenario changed it. */
+/* The global scenario's knob (put back by knob_restore_all()). */
 #define MIN_FREE "/proc/sys/vm/min_free_kbytes"
-static char saved_min_free[32];
-
-static void restore_min_free(void)
-{
-	if (saved_min_free[0]) {
-		write_file(MIN_FREE, saved_min_free);
-		saved_min_free[0] = '\0';
-	}
-}
 
 FIXTURE_SETUP(scn)
 {
@@ -120,7 +110,7 @@ FIXTURE_SETUP(scn)
 
 FIXTURE_TEARDOWN(scn)
 {
-	restore_min_free();
+	knob_restore_all();
 	if (self->keep)
 		munmap(self->keep, KEEP_LEN);
 	if (self->have_cg) {
@@ -238,37 +228,6 @@ static enum page_state page_state(const char *pg, long i, unsigned int seed,
 	if (range_is_zero(pg, PAGE_SZ))
 		return PG_ZERO;
 	return PG_GARBAGE;
-}
-
-/* SIGBUS-safe one-byte read, for reads of purged volatile pages. */
-static sigjmp_buf probe_jmp;
-static void *volatile probe_addr;
-static volatile int probe_code;
-
-static void probe_sigbus(int sig, siginfo_t *si, void *ctx)
-{
-	probe_addr = si->si_addr;
-	probe_code = si->si_code;
-	siglongjmp(probe_jmp, 1);
-}
-
-/* 1 if reading p raised SIGBUS (probe_addr/probe_code set), else 0. */
-static int probe_read(const char *p)
-{
-	struct sigaction sa = { .sa_sigaction = probe_sigbus,
-				.sa_flags = SA_SIGINFO }, old;
-	int hit = 0;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &old);
-	probe_addr = NULL;
-	probe_code = 0;
-	if (sigsetjmp(probe_jmp, 1) == 0)
-		(void)*(const volatile char *)p;
-	else
-		hit = 1;
-	sigaction(SIGBUS, &old, NULL);
-	return hit;
 }
 
 /* write(2) from p into a pipe: bytes or -errno; what it wrote goes to out. */
@@ -390,9 +349,9 @@ static void observe(struct __test_metadata *_metadata,
 
 	/* A read while still marked, of a page mincore says is gone. */
 	q = p + (first >= 0 ? first : 0) * PAGE_SZ;
-	o->sigbus = probe_read(q);
-	o->sigbus_right = o->sigbus ? probe_addr == (void *)q &&
-		probe_code == BUS_ADRERR : -1;
+	o->sigbus = sigbus_probe_read(q);
+	o->sigbus_right = o->sigbus ? sigbus_seen.addr == (void *)q &&
+		sigbus_seen.code == BUS_ADRERR : -1;
 	o->kread = o->kwrite = NULL;
 	if (first >= 0) {
 		/*
@@ -465,35 +424,35 @@ static void observe(struct __test_metadata *_metadata,
 static void obs_data(struct vmab_data *dd, const char *scenario, int d,
 		     const struct obs *o)
 {
-	data_begin(dd, "scenario");
-	data_str(dd, "scenario", scenario);
-	data_str(dd, "design", design_name(d));
-	data_str(dd, "pressure", o->pressure);
-	data_long(dd, "pages_marked", o->pages_marked);
-	data_long(dd, "pages_discarded", o->zero);
-	data_long(dd, "pages_intact", o->data);
-	data_long(dd, "pages_garbage", o->garbage);
-	data_long(dd, "pages_nonresident", o->nonresident);
-	data_str(dd, "detect", o->detect);
-	data_str(dd, "read_returns", o->read_returns);
+	data_begin(dd, DKIND_SCENARIO);
+	data_str(dd, DK_SCENARIO, scenario);
+	data_str(dd, DK_DESIGN, design_name(d));
+	data_str(dd, DK_PRESSURE, o->pressure);
+	data_long(dd, DK_PAGES_MARKED, o->pages_marked);
+	data_long(dd, DK_PAGES_DISCARDED, o->zero);
+	data_long(dd, DK_PAGES_INTACT, o->data);
+	data_long(dd, DK_PAGES_GARBAGE, o->garbage);
+	data_long(dd, DK_PAGES_NONRESIDENT, o->nonresident);
+	data_str(dd, DK_DETECT, o->detect);
+	data_str(dd, DK_READ_RETURNS, o->read_returns);
 	if (o->purged >= 0)
-		data_long(dd, "purged", o->purged);
+		data_long(dd, DK_PURGED, o->purged);
 	if (o->sigbus)
-		data_long(dd, "sigbus_addr_code_right", o->sigbus_right);
-	data_str(dd, "probe_page", o->probe);
-	data_str(dd, "kernel_read_into", o->kread);
-	data_str(dd, "kernel_write_from", o->kwrite);
-	data_long(dd, "counter_discarded", o->counter_delta);
-	data_long(dd, "memcg_counter_discarded", o->cg_counter_delta);
+		data_long(dd, DK_SIGBUS_ADDR_CODE_RIGHT, o->sigbus_right);
+	data_str(dd, DK_PROBE_PAGE, o->probe);
+	data_str(dd, DK_KERNEL_READ_INTO, o->kread);
+	data_str(dd, DK_KERNEL_WRITE_FROM, o->kwrite);
+	data_long(dd, DK_COUNTER_DISCARDED, o->counter_delta);
+	data_long(dd, DK_MEMCG_COUNTER_DISCARDED, o->cg_counter_delta);
 	if (o->lazyfree_delta != -1)
-		data_long(dd, "nr_lazyfree_delta", o->lazyfree_delta);
-	data_long(dd, "rss_kb_before", o->rss_kb_before);
-	data_long(dd, "rss_kb_after", o->rss_kb_after);
-	data_long(dd, "memcg_anon_delta_kb", o->cg_anon_delta_kb);
-	data_long(dd, "memcg_file_delta_kb", o->cg_file_delta_kb);
+		data_long(dd, DK_NR_LAZYFREE_DELTA, o->lazyfree_delta);
+	data_long(dd, DK_RSS_KB_BEFORE, o->rss_kb_before);
+	data_long(dd, DK_RSS_KB_AFTER, o->rss_kb_after);
+	data_long(dd, DK_MEMCG_ANON_DELTA_KB, o->cg_anon_delta_kb);
+	data_long(dd, DK_MEMCG_FILE_DELTA_KB, o->cg_file_delta_kb);
 	if (d == D_VRANGE)
-		data_long(dd, "ns_unmark", o->ns_unmark);
-	data_long(dd, "lost_nonvolatile_bytes", o->lost_keep);
+		data_long(dd, DK_NS_UNMARK, o->ns_unmark);
+	data_long(dd, DK_LOST_NONVOLATILE_BYTES, o->lost_keep);
 }
 
 /* What both designs promise, whatever the pressure was. */
@@ -653,7 +612,6 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 		long free_kb = meminfo_kb("MemFree"), min_kb, last;
 		pid_t hogs[GLOBAL_HOGS];
 		int i, still, got, nhogs = 0;
-		char val[32];
 
 		/*
 		 * Filling all free memory costs tens of seconds under TCG, so
@@ -664,12 +622,9 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 		 * without an OOM kill, as allocations stay above min.
 		 */
 		ASSERT_GT(free_kb, 64 * 1024);
-		ASSERT_GT(read_file(MIN_FREE, saved_min_free,
-				    sizeof(saved_min_free)), 0);
 		write_file("/proc/self/oom_score_adj", "-1000");
 		min_kb = (free_kb - 16 * 1024) * 4 / 5;
-		snprintf(val, sizeof(val), "%ld", min_kb);
-		ASSERT_EQ(0, write_file(MIN_FREE, val));
+		ASSERT_EQ(0, knob_set_long(MIN_FREE, min_kb));
 		hog_kb = 32 * 1024;
 		hogs[nhogs++] = start_hog((size_t)hog_kb * 1024, &hog_got);
 		/*
@@ -703,7 +658,7 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 		}
 		while (nhogs)
 			stop_hog(hogs[--nhogs]);
-		restore_min_free();
+		knob_restore_all();
 		ASSERT_GT(hogs[0], 0);
 		min_free_set = min_kb;
 		break;
@@ -714,16 +669,16 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 	observe(_metadata, self, d, p, len, 100, 0, &s0, &o);
 	obs_data(&dd, scenario, d, &o);
 	if (how == P_RECLAIM) {
-		data_long(&dd, "first_pass_discarded", first_pass);
-		data_long(&dd, "first_pass_keep_swapped_kb", keep_swap_kb);
+		data_long(&dd, DK_FIRST_PASS_DISCARDED, first_pass);
+		data_long(&dd, DK_FIRST_PASS_KEEP_SWAPPED_KB, keep_swap_kb);
 	}
 	if (how == P_GLOBAL)
-		data_long(&dd, "min_free_kbytes_set", min_free_set);
+		data_long(&dd, DK_MIN_FREE_KBYTES_SET, min_free_set);
 	if (how == P_LIMIT || how == P_GLOBAL) {
-		data_long(&dd, "hog_kb", hog_kb);
-		data_long(&dd, "hog_oom_killed", !hog_got);
+		data_long(&dd, DK_HOG_KB, hog_kb);
+		data_long(&dd, DK_HOG_OOM_KILLED, !hog_got);
 	}
-	data_long(&dd, "ns_pressure", ns_pressure);
+	data_long(&dd, DK_NS_PRESSURE, ns_pressure);
 	data_emit(&dd);
 
 	check_obs(_metadata, d, &o);
@@ -817,39 +772,39 @@ TEST_F(scn, no_pressure)
 	for (i = 0; i < NPAGES(len); i++)
 		intact += page_state(p + i * PAGE_SZ, i, 200, 0) == PG_DATA;
 
-	data_begin(&dd, "scenario");
-	data_str(&dd, "scenario", "no_pressure");
-	data_str(&dd, "design", design_name(variant->design));
-	data_long(&dd, "pages_marked", NPAGES(len));
-	data_long(&dd, "pages_intact", intact);
-	data_long(&dd, "pages_discarded", NPAGES(len) - intact);
-	data_str(&dd, "read_returns", "data");
+	data_begin(&dd, DKIND_SCENARIO);
+	data_str(&dd, DK_SCENARIO, "no_pressure");
+	data_str(&dd, DK_DESIGN, design_name(variant->design));
+	data_long(&dd, DK_PAGES_MARKED, NPAGES(len));
+	data_long(&dd, DK_PAGES_INTACT, intact);
+	data_long(&dd, DK_PAGES_DISCARDED, NPAGES(len) - intact);
+	data_str(&dd, DK_READ_RETURNS, "data");
 	if (variant->design == D_VRANGE) {
-		data_long(&dd, "purged", purged | any_purged);
-		data_long(&dd, "query_bytes", query);
-		data_long(&dd, "smaps_vo", vo);
+		data_long(&dd, DK_PURGED, purged | any_purged);
+		data_long(&dd, DK_QUERY_BYTES, query);
+		data_long(&dd, DK_SMAPS_VO, vo);
 	}
-	data_long(&dd, "counter_marked", marked0 >= 0 && marked1 >= 0 ?
+	data_long(&dd, DK_COUNTER_MARKED, marked0 >= 0 && marked1 >= 0 ?
 		  marked1 - marked0 : -1);
-	data_long(&dd, "nr_lazyfree_delta", gauge0 >= 0 && gauge1 >= 0 ?
+	data_long(&dd, DK_NR_LAZYFREE_DELTA, gauge0 >= 0 && gauge1 >= 0 ?
 		  gauge1 - gauge0 : -1);
-	data_long(&dd, "vmas_delta_after_unmark", vmas1 - vmas0);
+	data_long(&dd, DK_VMAS_DELTA_AFTER_UNMARK, vmas1 - vmas0);
 	for (i = 0; i < 4; i++) {
 		char key[48];
 
-		snprintf(key, sizeof(key), "mark_delta_kb_%s", lru[i]);
+		snprintf(key, sizeof(key), DK_MARK_DELTA_KB_PREFIX "%s", lru[i]);
 		data_long(&dd, key, lru0[i] >= 0 && lru1[i] >= 0 ?
 			  (lru1[i] - lru0[i]) / 1024 : -1);
 	}
-	data_long(&dd, "memcg_lazyfree_delta_kb",
+	data_long(&dd, DK_MEMCG_LAZYFREE_DELTA_KB,
 		  lazy0 >= 0 && lazy1 >= 0 ? (lazy1 - lazy0) / 1024 : -1);
-	data_long(&dd, "chunk_kb", CHUNK / 1024);
-	data_long(&dd, "rounds", rounds);
-	data_long(&dd, "ns_mark_per_mib", t_mark / rounds / (len / MIB));
-	data_long(&dd, "ns_read_per_mib", t_read / rounds / (len / MIB));
-	data_long(&dd, "ns_take_back_per_mib", t_back / rounds / (len / MIB));
-	data_long(&dd, "ns_mark_per_call", t_mark / rounds / (len / CHUNK));
-	data_long(&dd, "lost_nonvolatile_bytes", lost_keep_bytes(self->keep));
+	data_long(&dd, DK_CHUNK_KB, CHUNK / 1024);
+	data_long(&dd, DK_ROUNDS, rounds);
+	data_long(&dd, DK_NS_MARK_PER_MIB, t_mark / rounds / (len / MIB));
+	data_long(&dd, DK_NS_READ_PER_MIB, t_read / rounds / (len / MIB));
+	data_long(&dd, DK_NS_TAKE_BACK_PER_MIB, t_back / rounds / (len / MIB));
+	data_long(&dd, DK_NS_MARK_PER_CALL, t_mark / rounds / (len / CHUNK));
+	data_long(&dd, DK_LOST_NONVOLATILE_BYTES, lost_keep_bytes(self->keep));
 	data_emit(&dd);
 
 	EXPECT_EQ(NPAGES(len), intact);
@@ -934,11 +889,11 @@ TEST_F(scn, write_after_mark)
 		}
 	}
 	obs_data(&dd, "write_after_mark", variant->design, &o);
-	data_long(&dd, "written_pages", NPAGES(len) / 2);
-	data_long(&dd, "written_kept", w_data);
-	data_long(&dd, "written_discarded", w_zero);
-	data_long(&dd, "unwritten_kept", u_data);
-	data_long(&dd, "unwritten_discarded", u_zero);
+	data_long(&dd, DK_WRITTEN_PAGES, NPAGES(len) / 2);
+	data_long(&dd, DK_WRITTEN_KEPT, w_data);
+	data_long(&dd, DK_WRITTEN_DISCARDED, w_zero);
+	data_long(&dd, DK_UNWRITTEN_KEPT, u_data);
+	data_long(&dd, DK_UNWRITTEN_DISCARDED, u_zero);
 	data_emit(&dd);
 
 	check_obs(_metadata, variant->design, &o);
@@ -981,7 +936,7 @@ TEST_F(scn, read_after_mark)
 		ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
 	observe(_metadata, self, variant->design, p, len, 400, 0, &s0, &o);
 	obs_data(&dd, "read_after_mark", variant->design, &o);
-	data_long(&dd, "read_before_pressure_intact", read_intact);
+	data_long(&dd, DK_READ_BEFORE_PRESSURE_INTACT, read_intact);
 	data_emit(&dd);
 
 	check_obs(_metadata, variant->design, &o);
@@ -1072,11 +1027,11 @@ TEST_F(scn, fork_cow)
 		}
 	}
 	obs_data(&dd, "fork_cow", variant->design, &o);
-	data_long(&dd, "child_lost_bytes", rep->child_lost_bytes);
+	data_long(&dd, DK_CHILD_LOST_BYTES, rep->child_lost_bytes);
 	if (variant->design == D_VRANGE)
-		data_long(&dd, "child_inherits_volatile", rep->child_inherits_vo);
-	data_long(&dd, "parent_discarded_exclusive", z_own);
-	data_long(&dd, "parent_discarded_shared", z_shared);
+		data_long(&dd, DK_CHILD_INHERITS_VOLATILE, rep->child_inherits_vo);
+	data_long(&dd, DK_PARENT_DISCARDED_EXCLUSIVE, z_own);
+	data_long(&dd, DK_PARENT_DISCARDED_SHARED, z_shared);
 	data_emit(&dd);
 
 	check_obs(_metadata, variant->design, &o);
@@ -1114,8 +1069,8 @@ TEST_F(scn, thp)
 	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
 	observe(_metadata, self, variant->design, p, len, 600, 0, &s0, &o);
 	obs_data(&dd, "thp", variant->design, &o);
-	data_long(&dd, "thp_kb", thp_kb);
-	data_long(&dd, "thp_kb_after_mark", thp_kb_marked);
+	data_long(&dd, DK_THP_KB, thp_kb);
+	data_long(&dd, DK_THP_KB_AFTER_MARK, thp_kb_marked);
 	data_emit(&dd);
 
 	check_obs(_metadata, variant->design, &o);
@@ -1156,10 +1111,10 @@ TEST_F(scn, mremap)
 	ASSERT_EQ(0, madvise(q + half, half, MADV_PAGEOUT));
 	observe(_metadata, self, variant->design, q, len, 700, 0, &s0, &o);
 	obs_data(&dd, "mremap", variant->design, &o);
-	data_long(&dd, "discarded_before_move", before_move);
-	data_long(&dd, "old_address_unmapped", old_gone);
+	data_long(&dd, DK_DISCARDED_BEFORE_MOVE, before_move);
+	data_long(&dd, DK_OLD_ADDRESS_UNMAPPED, old_gone);
 	if (variant->design == D_VRANGE)
-		data_long(&dd, "smaps_vo_after_move", vo);
+		data_long(&dd, DK_SMAPS_VO_AFTER_MOVE, vo);
 	data_emit(&dd);
 
 	check_obs(_metadata, variant->design, &o);
@@ -1199,16 +1154,16 @@ TEST_F(scn, mprotect)
 	snap_take(self, variant->design, p, &s0);
 	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
 	/* A read of the read-only half's last page. */
-	ro_sigbus = probe_read(p + len - PAGE_SZ);
+	ro_sigbus = sigbus_probe_read(p + len - PAGE_SZ);
 	ASSERT_EQ(0, mprotect(p + half, half, PROT_READ | PROT_WRITE));
 	observe(_metadata, self, variant->design, p, len, 800, 0, &s0, &o);
 	vmas1 = count_vmas();
 	obs_data(&dd, "mprotect", variant->design, &o);
-	data_long(&dd, "vmas_split", vmas_split - vmas0);
-	data_long(&dd, "vmas_delta_after_unmark", vmas1 - vmas0);
-	data_long(&dd, "readonly_read_sigbus", ro_sigbus);
+	data_long(&dd, DK_VMAS_SPLIT, vmas_split - vmas0);
+	data_long(&dd, DK_VMAS_DELTA_AFTER_UNMARK, vmas1 - vmas0);
+	data_long(&dd, DK_READONLY_READ_SIGBUS, ro_sigbus);
 	if (variant->design == D_VRANGE)
-		data_long(&dd, "smaps_vo_readonly_half", vo_ro);
+		data_long(&dd, DK_SMAPS_VO_READONLY_HALF, vo_ro);
 	data_emit(&dd);
 
 	check_obs(_metadata, variant->design, &o);
@@ -1249,7 +1204,7 @@ TEST_F(scn, mlock_after_mark)
 		munlock(p, len);
 	observe(_metadata, self, variant->design, p, len, 900, 0, &s0, &o);
 	obs_data(&dd, "mlock_after_mark", variant->design, &o);
-	data_long(&dd, "mlock_errno", mlock_err);
+	data_long(&dd, DK_MLOCK_ERRNO, mlock_err);
 	data_emit(&dd);
 
 	check_obs(_metadata, variant->design, &o);
@@ -1380,23 +1335,23 @@ TEST_F(scn, image_cache)
 	}
 	ns_fetch = now_ns() - t0;	/* includes the oracle's check */
 
-	data_begin(&dd, "scenario");
-	data_str(&dd, "scenario", "image_cache");
-	data_str(&dd, "design", design_name(variant->design));
-	data_str(&dd, "pressure", self->have_cg ?
+	data_begin(&dd, DKIND_SCENARIO);
+	data_str(&dd, DK_SCENARIO, "image_cache");
+	data_str(&dd, DK_DESIGN, design_name(variant->design));
+	data_str(&dd, DK_PRESSURE, self->have_cg ?
 		 "madv_pageout+memcg_reclaim" : "madv_pageout");
-	data_str(&dd, "detect", variant->design == D_VRANGE ?
+	data_str(&dd, DK_DETECT, variant->design == D_VRANGE ?
 		 "purged_flag" : "canary");
-	data_long(&dd, "cache_objects", CACHE_OBJS);
-	data_long(&dd, "cache_object_kb", OBJ_LEN / 1024);
-	data_long(&dd, "pages_marked", NPAGES(len));
-	data_long(&dd, "objects_paged_out", pageout_objs);
-	data_long(&dd, "cache_regenerated", regenerated);
-	data_long(&dd, "cache_wrong", wrong);
-	data_long(&dd, "pages_garbage", garbage);
-	data_long(&dd, "ns_mark", ns_mark);
-	data_long(&dd, "ns_fetch_all", ns_fetch);
-	data_long(&dd, "lost_nonvolatile_bytes", lost_keep_bytes(self->keep));
+	data_long(&dd, DK_CACHE_OBJECTS, CACHE_OBJS);
+	data_long(&dd, DK_CACHE_OBJECT_KB, OBJ_LEN / 1024);
+	data_long(&dd, DK_PAGES_MARKED, NPAGES(len));
+	data_long(&dd, DK_OBJECTS_PAGED_OUT, pageout_objs);
+	data_long(&dd, DK_CACHE_REGENERATED, regenerated);
+	data_long(&dd, DK_CACHE_WRONG, wrong);
+	data_long(&dd, DK_PAGES_GARBAGE, garbage);
+	data_long(&dd, DK_NS_MARK, ns_mark);
+	data_long(&dd, DK_NS_FETCH_ALL, ns_fetch);
+	data_long(&dd, DK_LOST_NONVOLATILE_BYTES, lost_keep_bytes(self->keep));
 	data_emit(&dd);
 
 	EXPECT_EQ(0, wrong);
@@ -1453,11 +1408,11 @@ TEST_F(scn, both_designs)
 	later_zero -= o.zero;
 
 	obs_data(&dd, "both_designs", variant->design, &o);
-	data_str(&dd, "order", variant->design == D_VRANGE ?
+	data_str(&dd, DK_ORDER, variant->design == D_VRANGE ?
 		 "vrange_then_madv_free" : "madv_free_then_vrange");
-	data_long(&dd, "madv_free_errno", madv_err);
-	data_long(&dd, "vrange_errno", vr_err);
-	data_long(&dd, "discarded_after_unmark", later_zero);
+	data_long(&dd, DK_MADV_FREE_ERRNO, madv_err);
+	data_long(&dd, DK_VRANGE_ERRNO, vr_err);
+	data_long(&dd, DK_DISCARDED_AFTER_UNMARK, later_zero);
 	data_emit(&dd);
 
 	check_obs(_metadata, D_VRANGE, &o);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Concurrent stress of both designs (issue 7 item 2).
+ * Concurrent stress of both designs: the races that one thread at a time
+ * never meets.
  *
  *   stress_test [-t SECONDS] [-s SEED] [-p PROCESSES] [-j THREADS]
  *
@@ -59,6 +60,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ksft_named.h"
 #include "vmab.h"
 
 #ifndef MREMAP_DONTUNMAP
@@ -117,18 +119,9 @@ static __thread int held_lo = -1, held_hi = -1;	/* [lo, hi) */
 static __thread char *tmp_area;				/* for mremap */
 static __thread uint64_t rng;
 
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static unsigned long rnd_below(unsigned long n)
 {
-	return n ? rnd() % n : 0;
+	return splitmix64_below(&rng, n);
 }
 
 /* Messages from any process or thread, and from the handler: one write. */
@@ -917,7 +910,8 @@ int main(int argc, char **argv)
 		nthreads = 4;
 	have_vr = vrange_supported();
 	have_mf = madv_free_supported();
-	tap_plan(6);
+	ksft_print_header();
+	ksft_set_plan(6);
 	printf("# seed %llu, %d s, %d processes x %d threads, vrange %s, MADV_FREE %s, mode %s\n",
 	       (unsigned long long)seed, seconds, nprocs, nthreads,
 	       have_vr ? "yes" : "no", have_mf ? "yes" : "no", vmab_mode());
@@ -1016,13 +1010,13 @@ int main(int argc, char **argv)
 		read_counters(&c1);
 	}
 
-	tap_result(!failed && st->errors == 0 && !swap_lost, "stress_integrity");
+	ksft_test_result(!failed && st->errors == 0 && !swap_lost, "stress_integrity\n");
 	if (c0.lazyfree < 0)
-		tap_skip("stress_lazyfree_gauge_balances",
-			 "no nr_lazyfree in /proc/vmstat (kernel without the gauge)");
+		ksft_test_result_skip_named("stress_lazyfree_gauge_balances",
+					    "no nr_lazyfree in /proc/vmstat (kernel without the gauge)");
 	else
-		tap_result(ok_lazy = c1.lazyfree == c0.lazyfree,
-			   "stress_lazyfree_gauge_balances");
+		ksft_test_result(ok_lazy = c1.lazyfree == c0.lazyfree,
+				 "stress_lazyfree_gauge_balances\n");
 	/*
 	 * nr_anon_pages: the test's memory lived in child processes that
 	 * have exited, so what is left is this process's own, as at the
@@ -1039,13 +1033,13 @@ int main(int argc, char **argv)
 	 */
 	slack = 4 + 2 * cpus;
 	ok_anon = c1.anon - c0.anon <= slack;
-	tap_result(ok_anon, "stress_no_leaked_anon_pages");
+	ksft_test_result(ok_anon, "stress_no_leaked_anon_pages\n");
 	if (!have_vr || c0.vr_sigbus < 0)
-		tap_skip("stress_sigbus_counted", "%s",
-			 !have_vr ? "no vrange()" : "no pgvrange_sigbus in /proc/vmstat");
+		ksft_test_result_skip_named("stress_sigbus_counted", "%s",
+					    !have_vr ? "no vrange()" : "no pgvrange_sigbus in /proc/vmstat");
 	else
-		tap_result(ok_sigbus = c1.vr_sigbus - c0.vr_sigbus == st->sigbus,
-			   "stress_sigbus_counted");
+		ksft_test_result(ok_sigbus = c1.vr_sigbus - c0.vr_sigbus == st->sigbus,
+				 "stress_sigbus_counted\n");
 	/*
 	 * Swap: every worker's swap entries are freed when it exits, but each
 	 * CPU's swap slot cache may hold up to SWAP_SLOTS_CACHE_SIZE (64)
@@ -1054,11 +1048,11 @@ int main(int argc, char **argv)
 	 */
 	swap_slack = 2 * 64 * cpus * (long)(PAGE_SZ / 1024);
 	if (c0.swap_kb < 0 || !vmab_mode_has_swap())
-		tap_skip("stress_no_leaked_swap", "no swap device active");
+		ksft_test_result_skip_named("stress_no_leaked_swap", "no swap device active");
 	else
-		tap_result(ok_swap = labs(c1.swap_kb - c0.swap_kb) <= swap_slack,
-			   "stress_no_leaked_swap");
-	tap_result(st->ops > 0, "stress_did_work");
+		ksft_test_result(ok_swap = labs(c1.swap_kb - c0.swap_kb) <= swap_slack,
+				 "stress_no_leaked_swap\n");
+	ksft_test_result(st->ops > 0, "stress_did_work\n");
 	if (!ok_swap)
 		printf("# swap used %ld kB at the start, %ld kB at the end (slack %ld kB)\n",
 		       c0.swap_kb, c1.swap_kb, swap_slack);
@@ -1072,48 +1066,48 @@ int main(int argc, char **argv)
 		printf("# pgvrange_sigbus +%ld, SIGBUS seen %ld\n",
 		       c1.vr_sigbus - c0.vr_sigbus, st->sigbus);
 
-	data_begin(&d, "stress");
-	data_str(&d, "mode", vmab_mode());
-	data_double(&d, "seconds", secs);
-	data_long(&d, "ops", st->ops);
-	data_long(&d, "sigbus", st->sigbus);
-	data_long(&d, "errors", st->errors);
-	data_long(&d, "processes", nprocs);
-	data_long(&d, "threads", nthreads);
-	data_long(&d, "seed", (long)seed);
-	data_long(&d, "checks", st->checks);
-	data_long(&d, "marks", st->marks);
-	data_long(&d, "unmarks", st->unmarks);
-	data_long(&d, "unmarks_purged", st->unmarks_purged);
-	data_long(&d, "queries", st->queries + st->queries_wild);
-	data_long(&d, "frees", st->frees);
-	data_long(&d, "writes", st->writes);
-	data_long(&d, "pageouts", st->pageouts + st->pageouts_wild);
-	data_long(&d, "mprotects", st->mprotects);
-	data_long(&d, "mremaps", st->mremaps);
-	data_long(&d, "munmaps", st->munmaps);
-	data_long(&d, "forks", st->forks);
-	data_long(&d, "memcg_reclaims", st->reclaims);
-	data_long(&d, "zero_pages", st->zero_pages);
-	data_long(&d, "dead_slots", st->dead_slots);
-	data_long(&d, "mremap_refused", st->mremap_unsupported);
-	data_long(&d, "kernel_reads", st->kernel_reads);
-	data_long(&d, "kernel_efaults", st->kernel_efaults);
-	data_long(&d, "residency_checks", st->residency);
-	data_long(&d, "thp_workers", st->thp_workers);
-	data_long(&d, "nr_lazyfree_start", c0.lazyfree);
-	data_long(&d, "nr_lazyfree_end", c1.lazyfree);
-	data_long(&d, "nr_lazyfree_max", lazyfree_max);
-	data_long(&d, "swapoffs", swapoffs);
-	data_long(&d, "swapoff_failed", swapoff_failed);
-	data_long(&d, "nr_anon_pages_delta", c1.anon - c0.anon);
-	data_long(&d, "swap_used_kb_delta",
+	data_begin(&d, DKIND_STRESS);
+	data_str(&d, DK_MODE, vmab_mode());
+	data_double(&d, DK_SECONDS, secs);
+	data_long(&d, DK_OPS, st->ops);
+	data_long(&d, DK_SIGBUS, st->sigbus);
+	data_long(&d, DK_ERRORS, st->errors);
+	data_long(&d, DK_PROCESSES, nprocs);
+	data_long(&d, DK_THREADS, nthreads);
+	data_long(&d, DK_SEED, (long)seed);
+	data_long(&d, DK_CHECKS, st->checks);
+	data_long(&d, DK_MARKS, st->marks);
+	data_long(&d, DK_UNMARKS, st->unmarks);
+	data_long(&d, DK_UNMARKS_PURGED, st->unmarks_purged);
+	data_long(&d, DK_QUERIES, st->queries + st->queries_wild);
+	data_long(&d, DK_FREES, st->frees);
+	data_long(&d, DK_WRITES, st->writes);
+	data_long(&d, DK_PAGEOUTS, st->pageouts + st->pageouts_wild);
+	data_long(&d, DK_MPROTECTS, st->mprotects);
+	data_long(&d, DK_MREMAPS, st->mremaps);
+	data_long(&d, DK_MUNMAPS, st->munmaps);
+	data_long(&d, DK_FORKS, st->forks);
+	data_long(&d, DK_MEMCG_RECLAIMS, st->reclaims);
+	data_long(&d, DK_ZERO_PAGES, st->zero_pages);
+	data_long(&d, DK_DEAD_SLOTS, st->dead_slots);
+	data_long(&d, DK_MREMAP_REFUSED, st->mremap_unsupported);
+	data_long(&d, DK_KERNEL_READS, st->kernel_reads);
+	data_long(&d, DK_KERNEL_EFAULTS, st->kernel_efaults);
+	data_long(&d, DK_RESIDENCY_CHECKS, st->residency);
+	data_long(&d, DK_THP_WORKERS, st->thp_workers);
+	data_long(&d, DK_NR_LAZYFREE_START, c0.lazyfree);
+	data_long(&d, DK_NR_LAZYFREE_END, c1.lazyfree);
+	data_long(&d, DK_NR_LAZYFREE_MAX, lazyfree_max);
+	data_long(&d, DK_SWAPOFFS, swapoffs);
+	data_long(&d, DK_SWAPOFF_FAILED, swapoff_failed);
+	data_long(&d, DK_NR_ANON_PAGES_DELTA, c1.anon - c0.anon);
+	data_long(&d, DK_SWAP_USED_KB_DELTA,
 		  c0.swap_kb >= 0 && c1.swap_kb >= 0 ? c1.swap_kb - c0.swap_kb : 0);
-	data_long(&d, "pgvrange_purged", c0.vr_purged >= 0 ? c1.vr_purged - c0.vr_purged : -1);
-	data_long(&d, "pgvrange_sigbus", c0.vr_sigbus >= 0 ? c1.vr_sigbus - c0.vr_sigbus : -1);
-	data_long(&d, "pglazyfreed", c0.lazyfreed >= 0 ? c1.lazyfreed - c0.lazyfreed : -1);
-	data_long(&d, "vrange", have_vr);
-	data_long(&d, "madv_free", have_mf);
+	data_long(&d, DK_PGVRANGE_PURGED, c0.vr_purged >= 0 ? c1.vr_purged - c0.vr_purged : -1);
+	data_long(&d, DK_PGVRANGE_SIGBUS, c0.vr_sigbus >= 0 ? c1.vr_sigbus - c0.vr_sigbus : -1);
+	data_long(&d, DK_PGLAZYFREED, c0.lazyfreed >= 0 ? c1.lazyfreed - c0.lazyfreed : -1);
+	data_long(&d, DK_VRANGE, have_vr);
+	data_long(&d, DK_MADV_FREE, have_mf);
 	data_emit(&d);
 	return failed || st->errors || swap_lost || !ok_anon || !ok_lazy || !ok_sigbus || !ok_swap;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Design A: volatile ranges, the vrange() system call (SPEC 4, issue 4).
+ * Design A: volatile ranges, the vrange() system call (SPEC 4).
  *
  * Every row of the SPEC 4.2 error table (the errno, and that nothing
  * changed), the byte counts returned, VMA split and merge, "vo" in smaps,
@@ -22,7 +22,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,52 +186,6 @@ static long reclaim_all(const struct memcg *cg, char *p, size_t len,
 	return n;
 }
 
-/* SIGBUS catcher for reads of purged pages. */
-static sigjmp_buf bus_jmp;
-static void *volatile bus_addr;
-static volatile int bus_code, bus_count, bus_recover;
-
-static void on_sigbus(int sig, siginfo_t *si, void *ctx)
-{
-	bus_addr = si->si_addr;
-	bus_code = si->si_code;
-	bus_count++;
-	if (bus_recover) {
-		/* Take the page back; returning retries the access. */
-		int purged = -1;
-		unsigned long pg = (unsigned long)si->si_addr & ~(PAGE_SZ - 1);
-
-		if (sys_vrange(pg, PAGE_SZ, VRANGE_NONVOLATILE, &purged) !=
-		    (long)PAGE_SZ || purged != 1)
-			_exit(99);
-		return;
-	}
-	siglongjmp(bus_jmp, 1);
-}
-
-static void catch_sigbus(int recover)
-{
-	struct sigaction sa = { .sa_sigaction = on_sigbus,
-				.sa_flags = SA_SIGINFO };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
-	bus_addr = NULL;
-	bus_code = 0;
-	bus_count = 0;
-	bus_recover = recover;
-}
-
-/* 1 if reading p raised SIGBUS (caught by catch_sigbus(0)). */
-static int read_faults(const char *p)
-{
-	if (sigsetjmp(bus_jmp, 1) == 0) {
-		(void)*(const volatile char *)p;
-		return 0;
-	}
-	return 1;
-}
-
 /* Assert that [p, p + len) is untouched and not volatile. */
 #define ASSERT_UNCHANGED(p, len, vmas0) do {				\
 	int __pg = -1;							\
@@ -247,7 +200,6 @@ static int read_faults(const char *p)
 FIXTURE(vr) {
 	struct memcg cg;
 	int have_cg;
-	int hugetlb_pool;	/* the test set nr_hugepages: reset it */
 };
 
 FIXTURE_SETUP(vr)
@@ -265,8 +217,7 @@ FIXTURE_SETUP(vr)
 
 FIXTURE_TEARDOWN(vr)
 {
-	if (self->hugetlb_pool)
-		write_file("/proc/sys/vm/nr_hugepages", "0");
+	knob_restore_all();	/* nr_hugepages, max_map_count, ksm, khugepaged */
 	if (self->have_cg) {
 		memcg_leave();
 		memcg_destroy(&self->cg);
@@ -462,8 +413,7 @@ TEST_F(vr, einval_hugetlb)
 	int vmas;
 
 	NEED_VRANGE();
-	self->hugetlb_pool = 1;
-	write_file("/proc/sys/vm/nr_hugepages", "1");
+	knob_set(NR_HUGEPAGES, "1");
 	p = mmap(NULL, HPAGE_SZ, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	if (p == MAP_FAILED)
@@ -748,9 +698,9 @@ TEST_F_TIMEOUT(vr, events_counted, 120)
 	ASSERT_EQ(NPAGES / 2, pageout_all(p, LEN / 2));
 	ASSERT_EQ(NPAGES / 2, events("pgvrange_purged") - purged0);
 	ASSERT_EQ(0, nonresident(p + LEN / 2, LEN / 2));
-	catch_sigbus(0);
-	ASSERT_EQ(1, read_faults(p));
-	ASSERT_EQ(0, read_faults(p + LEN / 2));
+	sigbus_catch(0);
+	ASSERT_EQ(1, sigbus_read(p));
+	ASSERT_EQ(0, sigbus_read(p + LEN / 2));
 	ASSERT_EQ(1, events("pgvrange_sigbus") - sigbus0);
 	/* A kernel access is not a SIGBUS */
 	ASSERT_EQ(0, pipe(fd));
@@ -769,14 +719,6 @@ TEST_F_TIMEOUT(vr, events_counted, 120)
  * take).  The hog stops at the first purged page, long before the OOM
  * killer would be needed; pool and hog are given back at the end.
  */
-static void set_hugetlb_pool(long pages)
-{
-	char v[32];
-
-	snprintf(v, sizeof(v), "%ld", pages);
-	write_file("/proc/sys/vm/nr_hugepages", v);
-}
-
 TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 {
 	const size_t vlen = 64UL << 20, chunk = 4UL << 20;
@@ -792,9 +734,8 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 	p = volatile_area(vlen, SEED);
 	ASSERT_NE(NULL, p);
 	/* Leave 64 MiB free besides the volatile area */
-	self->hugetlb_pool = 1;
 	if (free_kb > (long)(vlen >> 10) + (128L << 10))
-		set_hugetlb_pool((free_kb - (long)(vlen >> 10) - (64L << 10)) /
+		knob_set_long(NR_HUGEPAGES, (free_kb - (long)(vlen >> 10) - (64L << 10)) /
 				 (HPAGE_SZ >> 10));
 	gone = nonresident(p, vlen);
 	while (!gone && hogged < (size_t)total_kb * 1024 && nchunks < 1024) {
@@ -808,7 +749,7 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 	}
 	while (nchunks)
 		munmap(chunks[--nchunks], chunk);
-	set_hugetlb_pool(0);
+	knob_restore_all();	/* the hugetlb pool, as it was */
 	ASSERT_LT(0, gone);
 	ASSERT_EQ((long)vlen, vr(p, vlen, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
@@ -866,19 +807,16 @@ TEST_F_TIMEOUT(vr, sigbus_on_purged_page, 120)
 	p = volatile_area(LEN, SEED);
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
-	catch_sigbus(0);
-	ASSERT_EQ(1, read_faults(p + k * PAGE_SZ));
-	ASSERT_EQ(BUS_ADRERR, bus_code);
-	ASSERT_EQ((void *)(p + k * PAGE_SZ), bus_addr);
+	sigbus_catch(0);
+	ASSERT_EQ(1, sigbus_read(p + k * PAGE_SZ));
+	ASSERT_EQ(BUS_ADRERR, sigbus_seen.code);
+	ASSERT_EQ((void *)(p + k * PAGE_SZ), sigbus_seen.addr);
 	ASSERT_EVENTS("pgvrange_sigbus", sigbus0, 1);
 	/* A write faults the same way, at its own address */
-	if (sigsetjmp(bus_jmp, 1) == 0) {
-		*(volatile char *)(p + 3 * PAGE_SZ + 100) = 1;
-		ASSERT_TRUE(0);
-	}
-	ASSERT_EQ((void *)(p + 3 * PAGE_SZ + 100), bus_addr);
+	ASSERT_EQ(1, sigbus_write(p + 3 * PAGE_SZ + 100, 1));
+	ASSERT_EQ((void *)(p + 3 * PAGE_SZ + 100), sigbus_seen.addr);
 	ASSERT_EVENTS("pgvrange_sigbus", sigbus0, 2);
-	ASSERT_EQ(2, bus_count);
+	ASSERT_EQ(2, sigbus_seen.count);
 }
 
 TEST_F_TIMEOUT(vr, sigbus_handler_recovers, 120)
@@ -890,17 +828,17 @@ TEST_F_TIMEOUT(vr, sigbus_handler_recovers, 120)
 	p = volatile_area(LEN, SEED);
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
-	catch_sigbus(1);
+	sigbus_catch(1);
 	/* The handler unmarks the page and returns: the read sees zero */
 	ASSERT_EQ(0, *(volatile char *)(p + k * PAGE_SZ));
-	ASSERT_EQ(1, bus_count);
-	ASSERT_EQ((void *)(p + k * PAGE_SZ), bus_addr);
-	ASSERT_EQ(BUS_ADRERR, bus_code);
+	ASSERT_EQ(1, sigbus_seen.count);
+	ASSERT_EQ((void *)(p + k * PAGE_SZ), sigbus_seen.addr);
+	ASSERT_EQ(BUS_ADRERR, sigbus_seen.code);
 	ASSERT_EQ(1, range_is_zero(p + k * PAGE_SZ, PAGE_SZ));
 	/* Its neighbours are still volatile and purged */
 	ASSERT_EQ((long)(LEN - PAGE_SZ), vr(p, LEN, VRANGE_QUERY, &purged));
 	ASSERT_EQ(1, purged);
-	ASSERT_EQ(1, bus_count);
+	ASSERT_EQ(1, sigbus_seen.count);
 }
 
 TEST_F_TIMEOUT(vr, kernel_access_gives_efault, 120)
@@ -912,7 +850,7 @@ TEST_F_TIMEOUT(vr, kernel_access_gives_efault, 120)
 	p = volatile_area(LEN, SEED);
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
-	catch_sigbus(0);
+	sigbus_catch(0);
 	ASSERT_EQ(0, pipe(fd));
 
 	/* write(2) from a purged volatile page */
@@ -926,7 +864,7 @@ TEST_F_TIMEOUT(vr, kernel_access_gives_efault, 120)
 	errno = 0;
 	ASSERT_EQ(-1, read(fd[0], p + PAGE_SZ, 64));
 	ASSERT_EQ(EFAULT, errno);
-	ASSERT_EQ(0, bus_count);	/* the kernel got EFAULT, no signal */
+	ASSERT_EQ(0, sigbus_seen.count);	/* the kernel got EFAULT, no signal */
 
 	/* After unmarking, the same calls work on zero pages */
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, NULL));
@@ -1134,7 +1072,6 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 {
 	const size_t len = HPAGE_SZ, npurge = 32;
-	struct khugepaged_saved kh;
 	long tries0, sigbus0;
 	int tried, purged = 7;
 	char *p;
@@ -1154,10 +1091,10 @@ TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
 	sigbus0 = events("pgvrange_sigbus");
-	ASSERT_EQ(0, khugepaged_fast(&kh));
+	ASSERT_EQ(0, khugepaged_fast());
 	/* A collapse was tried: khugepaged allocated a huge page for it. */
 	tried = khugepaged_wait(p, "thp_collapse_alloc", tries0, 60);
-	khugepaged_restore(&kh);
+	knob_restore_all();
 	ASSERT_EQ(0, madvise(p, len, MADV_NOHUGEPAGE));
 	ASSERT_EQ(1, tried);
 
@@ -1166,9 +1103,9 @@ TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 	ASSERT_EVENTS("pgvrange_sigbus", sigbus0, 0);
 	ASSERT_EQ(-1, check_pages(p + npurge * PAGE_SZ, len - npurge * PAGE_SZ,
 				  SEED + npurge));
-	catch_sigbus(0);
-	ASSERT_EQ(1, read_faults(p));
-	ASSERT_EQ(p, bus_addr);
+	sigbus_catch(0);
+	ASSERT_EQ(1, sigbus_read(p));
+	ASSERT_EQ(p, sigbus_seen.addr);
 	ASSERT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
 	ASSERT_EQ(1, range_is_zero(p, npurge * PAGE_SZ));
@@ -1360,9 +1297,9 @@ TEST_F_TIMEOUT(vr, madv_free_discard_is_a_purge, 120)
 	purged0 = events("pgvrange_purged");
 	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
 	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
-	catch_sigbus(0);
-	ASSERT_EQ(1, read_faults(p + 5 * PAGE_SZ));
-	ASSERT_EQ((void *)(p + 5 * PAGE_SZ), bus_addr);
+	sigbus_catch(0);
+	ASSERT_EQ(1, sigbus_read(p + 5 * PAGE_SZ));
+	ASSERT_EQ((void *)(p + 5 * PAGE_SZ), sigbus_seen.addr);
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
 	ASSERT_EQ(1, range_is_zero(p, LEN));
@@ -1470,16 +1407,13 @@ TEST_F(vr, nonvolatile_at_max_map_count)
 {
 	long part, whole;
 	int part_errno, vo_after_part, vmas, vmas_after_part, purged = 7;
-	char saved[32];
 	char *p;
 
 	NEED_VRANGE();
 	p = volatile_area(4 * PAGE_SZ, SEED);
 	ASSERT_NE(NULL, p);
 	vmas = count_vmas();
-	ASSERT_LT(0, read_file("/proc/sys/vm/max_map_count", saved,
-			       sizeof(saved)));
-	ASSERT_EQ(0, write_file("/proc/sys/vm/max_map_count", "1"));
+	ASSERT_EQ(0, knob_set("/proc/sys/vm/max_map_count", "1"));
 	errno = 0;
 	part = vr(p + PAGE_SZ, PAGE_SZ, VRANGE_NONVOLATILE, &purged);
 	part_errno = errno;
@@ -1487,7 +1421,7 @@ TEST_F(vr, nonvolatile_at_max_map_count)
 	vo_after_part = smaps_has_flag(p + PAGE_SZ, "vo");
 	whole = vr(p, 4 * PAGE_SZ, VRANGE_NONVOLATILE, &purged);
 	/* Put the limit back before any assertion can end the test */
-	ASSERT_EQ(0, write_file("/proc/sys/vm/max_map_count", saved));
+	knob_restore_all();
 	ASSERT_EQ(-1, part);
 	ASSERT_EQ(ENOMEM, part_errno);
 	ASSERT_EQ(vmas, vmas_after_part);
@@ -1651,31 +1585,7 @@ TEST_F_TIMEOUT(vr, purge_after_other_vma_dropped_its_copy, 180)
 	ASSERT_EQ('y', c);
 }
 
-#define KSM_DIR "/sys/kernel/mm/ksm/"
 #define KSM_PAGES 32
-
-static long ksm_read(const char *file)
-{
-	char buf[64];
-
-	if (read_file(file, buf, sizeof(buf)) < 0)
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
-/* Wait until ksmd has finished n more full scans; 0 or -1 on timeout. */
-static int ksm_wait_scans(int n)
-{
-	long start = ksm_read(KSM_DIR "full_scans");
-	uint64_t t0 = now_ns();
-
-	while (ksm_read(KSM_DIR "full_scans") < start + n) {
-		if (now_ns() - t0 > 120ull * 1000000000ull)
-			return -1;
-		usleep(20000);
-	}
-	return 0;
-}
 
 /*
  * ksmd leaves volatile VMAs alone (a KSM page cannot be purged): of two
@@ -1684,7 +1594,6 @@ static int ksm_wait_scans(int n)
  */
 TEST_F_TIMEOUT(vr, ksm_leaves_volatile_pages_unmerged, 300)
 {
-	char run[16], pages[16], sleep_ms[16];
 	size_t len = KSM_PAGES * PAGE_SZ;
 	long merged, purged0;
 	int i, scans;
@@ -1692,10 +1601,6 @@ TEST_F_TIMEOUT(vr, ksm_leaves_volatile_pages_unmerged, 300)
 
 	NEED_VRANGE();
 	NEEDS(need_ksm());
-	ASSERT_LT(0, read_file(KSM_DIR "run", run, sizeof(run)));
-	ASSERT_LT(0, read_file(KSM_DIR "pages_to_scan", pages, sizeof(pages)));
-	ASSERT_LT(0, read_file(KSM_DIR "sleep_millisecs", sleep_ms,
-			       sizeof(sleep_ms)));
 	a = map_anon(len);
 	b = map_anon(len);
 	ASSERT_NE(MAP_FAILED, a);
@@ -1706,23 +1611,19 @@ TEST_F_TIMEOUT(vr, ksm_leaves_volatile_pages_unmerged, 300)
 	ASSERT_EQ(0, madvise(a, len, MADV_MERGEABLE));
 	ASSERT_EQ(0, madvise(b, len, MADV_MERGEABLE));
 
-	write_file(KSM_DIR "pages_to_scan", "1000");
-	write_file(KSM_DIR "sleep_millisecs", "10");
-	write_file(KSM_DIR "run", "1");
+	ASSERT_EQ(0, ksm_fast());
+	ASSERT_EQ(0, knob_set(KSM_DIR "run", "1"));
 	scans = ksm_wait_scans(2);
 	for (i = 0; !scans && i < 100; i++) {
-		if (ksm_read("/proc/self/ksm_merging_pages") >= KSM_PAGES)
+		if (knob_get_long("/proc/self/ksm_merging_pages") >= KSM_PAGES)
 			break;
 		scans = ksm_wait_scans(1);
 	}
 	/* Two more chances at b */
 	if (!scans)
 		scans = ksm_wait_scans(2);
-	merged = ksm_read("/proc/self/ksm_merging_pages");
-	write_file(KSM_DIR "run", "0");
-	write_file(KSM_DIR "pages_to_scan", pages);
-	write_file(KSM_DIR "sleep_millisecs", sleep_ms);
-	write_file(KSM_DIR "run", run);
+	merged = knob_get_long("/proc/self/ksm_merging_pages");
+	knob_restore_all();
 
 	ASSERT_EQ(0, scans);
 	/* ksmd ran and merged a, and left b alone */

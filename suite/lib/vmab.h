@@ -14,6 +14,12 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "data.h"
+#include "knob.h"
+#include "prng.h"
+#include "sigbus.h"
+#include "size.h"
+
 /* Design A ABI (SPEC 4.1); defined here so tests build without the uapi. */
 #ifndef __NR_vrange
 #define __NR_vrange 451
@@ -90,18 +96,27 @@ int no_hugepage(void *p, size_t len);
 /*
  * khugepaged scanning every 10 ms instead of every 10 s, and trying again
  * 10 ms (not 60 s) after it failed to allocate a huge page, for a test
- * that needs it to look at a range now: khugepaged_fast() saves what it
- * replaced in *s for khugepaged_restore() and returns 0, or -errno.
- * khugepaged_wait(p, event, since, secs) waits until the /proc/vmstat
- * event has passed since (thp_collapse_alloc: a collapse was tried) or
- * the PMD at p is a THP: 1, or 0 after secs seconds.
+ * that needs it to look at a range now: khugepaged_fast() sets both as
+ * knobs (knob.h: knob_restore_all() puts them back) and returns 0, or
+ * -errno.  khugepaged_wait(p, event, since, secs) waits until the
+ * /proc/vmstat event has passed since (thp_collapse_alloc: a collapse was
+ * tried) or the PMD at p is a THP: 1, or 0 after secs seconds.
  */
-struct khugepaged_saved {
-	char scan[32], alloc[32];	/* as read, written back as they are */
-};
-int khugepaged_fast(struct khugepaged_saved *s);
-void khugepaged_restore(const struct khugepaged_saved *s);
+int khugepaged_fast(void);
 int khugepaged_wait(const void *p, const char *event, long since, int secs);
+
+/* The hugetlb pool (CONFIG_HUGETLBFS), a knob some tests set. */
+#define NR_HUGEPAGES "/proc/sys/vm/nr_hugepages"
+
+/*
+ * ksmd scanning 1000 pages every 10 ms, for a test that needs it to merge
+ * now: ksm_fast() sets both as knobs (knob.h) and returns 0 or -errno;
+ * ksm/run is the test's to set.  ksm_wait_scans(n) waits until ksmd has
+ * finished n more full scans: 0, or -1 after 120 s.
+ */
+#define KSM_DIR "/sys/kernel/mm/ksm/"
+int ksm_fast(void);
+int ksm_wait_scans(int n);
 
 /*
  * A private cgroup v2 memory cgroup for one test.  memcg_create() makes
@@ -142,30 +157,12 @@ const char *need_lru_gen(void);		/* CONFIG_LRU_GEN (MGLRU) */
 		SKIP(return, "%s", vmab_why_);			\
 } while (0)
 
+/* The number after "key<sep>" in a file of such lines, or -1. */
+long keyed_value(const char *path, const char *key, char sep);
 /* Write a string to a file (sysfs, procfs); 0 or -errno. */
 int write_file(const char *path, const char *val);
 /* Read a file into buf (NUL terminated); bytes read or -errno. */
 long read_file(const char *path, char *buf, size_t len);
-
-/*
- * Figures for the report: one "# @data {single-line JSON}" line on stdout,
- * which the host's matrix/lib/VMAB/Tap.pm stores in matrix.json.
- *   struct vmab_data d;
- *   data_begin(&d, "scenario"); data_str(&d, "design", "vrange");
- *   data_long(&d, "pages_marked", 256); data_emit(&d);
- * Keys and string values are written as given (no escaping needed for the
- * plain names the suite uses); a NULL string is written as null.  Too many
- * fields are cut off at the buffer's end rather than overflowing it.
- */
-struct vmab_data {
-	char buf[4096];
-	size_t len;
-};
-void data_begin(struct vmab_data *d, const char *kind);
-void data_str(struct vmab_data *d, const char *key, const char *val);
-void data_long(struct vmab_data *d, const char *key, long val);
-void data_double(struct vmab_data *d, const char *key, double val);
-void data_emit(struct vmab_data *d);	/* prints the line and flushes stdout */
 
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);
@@ -182,16 +179,5 @@ uint64_t now_ns(void);
  */
 uint64_t fine_ns(void);
 const char *fine_clock_name(void);
-
-/*
- * Plain TAP 13 for the benchmarks, which are not kselftest-harness tests:
- * tap_plan() prints the header and plan, each tap_*() one numbered result
- * (numbers counted here).  tap_skip() writes "ok N name # SKIP reason".
- */
-void tap_plan(int n);
-void tap_result(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void tap_skip(const char *name, const char *reason_fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif /* VMAB_H */

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Run-time mode and which designs this kernel has; see vmab.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "vmab.h"
+
+const char *vmab_mode(void)
+{
+	const char *m = getenv("VMAB_MODE");
+
+	return m ? m : "unknown";
+}
+
+const char *vmab_variant(void)
+{
+	const char *v = getenv("VMAB_VARIANT");
+
+	return v ? v : "unknown";
+}
+
+int vmab_mode_has_swap(void)
+{
+	return strncmp(vmab_mode(), "swap-", 5) == 0;
+}
+
+int vmab_mode_is_mglru(void)
+{
+	return strstr(vmab_mode(), "mglru") != NULL;
+}
+
+int vrange_supported(void)
+{
+	void *p = map_anon(PAGE_SZ);
+	int purged = 0;
+	long r;
+
+	/*
+	 * QUERY of a mapped page succeeds only where 451 is vrange(): it is
+	 * ENOSYS without CONFIG_VRANGE, and newer kernels (the host) use 451
+	 * for cachestat(), which fails on this fd with EBADF.  Any other
+	 * answer is a vrange(), even a broken one, so its tests run and fail.
+	 */
+	if (p == MAP_FAILED)
+		return 0;
+	errno = 0;
+	r = sys_vrange((unsigned long)p, PAGE_SZ, VRANGE_QUERY, &purged);
+	munmap(p, PAGE_SZ);
+	return !(r < 0 && (errno == ENOSYS || errno == EBADF));
+}
+
+/*
+ * A zero-length call: madvise() refuses an unknown advice before it looks
+ * at the length, and frees nothing, so the probe leaves no lazily free page
+ * behind (after a real MADV_FREE, vrange patch 13 makes every later unmark
+ * of the process look at its page tables).
+ */
+int madv_free_supported(void)
+{
+	void *p = map_anon(PAGE_SZ);
+	int ok;
+
+	if (p == MAP_FAILED)
+		return 0;
+	ok = madvise(p, 0, MADV_FREE) == 0;
+	munmap(p, PAGE_SZ);
+	return ok;
+}
