@@ -7,6 +7,8 @@
 #   make bench    the benchmarks alone (suite/bench.list), their own checks judged
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
+#   make checkpatch  every patch through the tree's checkpatch.pl --strict
+#   make test-host   the driver's host-side unit tests (no tree needed)
 #   make report   regenerate out/report from out/results/matrix.json
 #   make check-report  render out/report/report.html in headless Chromium:
 #                 fails on a missing image, a broken internal link, a script
@@ -24,16 +26,20 @@ matrix: deps
 
 # The driver writes the report at the end of its run; the browser check
 # of that report follows it (a failed driver stops make before it).
-check: deps test-host
+check: deps test-host checkpatch
 	$(DRIVER) --list run.list,selftests.list --judge
 	$(MAKE) --no-print-directory check-report
 
 check-report: deps
 	$(PERL) tools/check-report.pl out/report
 
-# The host tests need the patched tree: patches.t runs its checkpatch.pl.
-test-host: deps tree
+# The unit tests need no kernel tree; checkpatch runs the patched tree's
+# scripts/checkpatch.pl on the patches, so it waits for make tree.
+test-host: deps
 	prove -I matrix/lib matrix/t
+
+checkpatch: deps tree
+	prove -I matrix/lib matrix/xt
 
 tree: deps
 	$(DRIVER) --tree-only
@@ -53,4 +59,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch bench stress report clean distclean

@@ -1,4 +1,5 @@
-# Real clients in the guest (issue 18): the host files and ldd closure that
+# Real clients in the guest (a real allocator and a load generator, not
+# only our own programs): the host files and ldd closure that
 # VMAB::Guest copies into the initramfs, and what the judge derives from the
 # names and skip reasons of bench_jemalloc and stressng.
 use strict;

@@ -45,7 +45,7 @@ like($html, qr/<table>/, 'HTML has tables');
 like($html, qr/<td><code>p\/a<\/code><\/td>/, 'HTML cell with code');
 unlike($html, qr/\| test \|/, 'no raw markdown table left in HTML');
 
-# Reader first (issue 18): the summary, the contents, the evidence, what
+# Reader first, so that the answer comes before the evidence: the summary, the contents, the evidence, what
 # came after, then the appendix with the per-cell tables.
 is_deeply([map { $_->[1] } grep { $_->[0] == 2 } headings($md)],
 	  ['Summary', 'Contents', 'Variants', 'What went wrong', 'Scenarios and the questions of 2014', 'Benchmarks',

@@ -1,4 +1,4 @@
-# The benchmark section of the report (issue 6), from a small fixture matrix:
+# The benchmark section of the report, from a small fixture matrix:
 # tables, plots, the accelerator, and each goal judged met or missed with why.
 use strict;
 use warnings;

@@ -95,7 +95,7 @@ sub problems {
 	return length $s ? $s : "None: every boot passed and matched what its configuration implies (VMAB::Judge).\n";
 }
 
-# The report, reader first (issue 18): a one-screen summary (what each
+# The report, reader first (the answer before the evidence): a one-screen summary (what each
 # design gives a user, the headline figures with one plot, the questions of
 # 2014 answered in a line each), a table of contents, the evidence, what
 # came after, and an appendix with the per-cell tables.  A bug in any
