@@ -16,6 +16,14 @@ is_deeply([@$t{qw(result num name)}], ['fail', 7, 'fixture.variant.test'], 'fail
 $t = parse_tap_line('ok 2 - dash name # skip later');
 is_deeply([@$t{qw(result name reason)}], ['skip', 'dash name', 'later'], 'dash and lower-case skip');
 is(parse_tap_line('# ok 1 comment'), undef, 'a comment is no result');
+is(parse_tap_line('ok'), undef, 'an unnumbered ok is no result (TAP::Parser would number it)');
+is(parse_tap_line('  ok 1 nested'), undef, 'an indented (nested) result is not ours');
+$t = parse_tap_line('not ok 1 khugepaged # exit status 1');
+is_deeply([@$t{qw(result name note)}], ['fail', 'khugepaged', 'exit status 1'], 'a comment that is no directive is a note');
+$t = parse_tap_line('not ok 4 # SKIP x');
+is_deeply([@$t{qw(result name reason)}], ['skip', '', 'x'], 'not ok # SKIP is a skip');
+$t = parse_tap_line('ok 5 a # TODO later');
+is_deeply([@$t{qw(result name todo)}], ['pass', 'a', 'later'], 'TODO kept, the result stays');
 
 my $r = parse_results(slurp("$FindBin::Bin/fixtures/clean.results"));
 ok($r->{hello} && $r->{done}, 'recorded clean boot: hello and done');
