@@ -59,8 +59,8 @@ my $m = {
 	accelerator => 'tcg', generated => 'now', qemu_version => '7.2', host_kernel => 'h',
 	source_version => '6.1.192',
 	variants => { both => { outcome => 'PASS', modes => {
-		'swap-classic' => { data => \@swap_data, tests => {} },
-		'noswap-classic' => { data => \@noswap_data, tests => {} } } } },
+		'swap-classic' => { data => \@swap_data },
+		'noswap-classic' => { data => \@noswap_data } } } },
 };
 
 my $dir = tempdir(CLEANUP => 1);

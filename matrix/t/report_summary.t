@@ -43,8 +43,8 @@ my @noswap = (
 	datum(%rec, design => 'madv_free', pages_discarded => 0, counter_discarded => 0, memcg_counter_discarded => 0),
 );
 my $m = { accelerator => 'tcg', variants => { both => { modes => {
-	'swap-classic' => { tests => {}, data => [@a_swap, @b_swap] },
-	'noswap-classic' => { tests => {}, data => [@noswap] },
+	'swap-classic' => { data => [@a_swap, @b_swap] },
+	'noswap-classic' => { data => [@noswap] },
 } } } };
 
 my %sem = map { $_->{aspect} => $_ } VMAB::Report::Summary::semantics($m);

@@ -12,7 +12,7 @@ use Exporter 'import';
 use JSON::PP;
 use TAP::Parser;
 
-our @EXPORT_OK = qw(parse_results parse_tap_line to_tap failure_excerpt);
+our @EXPORT_OK = qw(parse_results parse_tap_line failure_excerpt);
 
 # A failing result keeps at most this many of the "#" lines before it.
 my $DIAG_KEEP = 400;
@@ -153,22 +153,6 @@ sub failure_excerpt {
 	@hit = @hit[$#hit - $max + 1 .. $#hit] if @hit > $max;
 	unshift @hit, $t->{note} if defined $t->{note};
 	return map { length > 200 ? substr($_, 0, 197) . '...' : $_ } @hit;
-}
-
-# to_tap($variant, $parsed) -> one TAP 13 stream for the variant, all modes.
-sub to_tap {
-	my ($variant, $r) = @_;
-	my @t = @{$r->{tests}};
-	my $s = "TAP version 13\n# variant $variant\n1.." . scalar(@t) . "\n";
-	my $n = 0;
-	for my $t (@t) {
-		$n++;
-		my $line = ($t->{result} eq 'fail' ? 'not ok' : 'ok') .
-			" $n $t->{mode}/$t->{id}";
-		$line .= " # SKIP $t->{reason}" if $t->{result} eq 'skip';
-		$s .= "$line\n";
-	}
-	return $s;
 }
 
 1;
