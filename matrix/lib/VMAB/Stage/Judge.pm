@@ -56,7 +56,8 @@ sub rejudge_matrix {
 	for my $n (sort keys %{$m->{variants}}) {
 		my $x = $m->{variants}{$n};
 		my $dir = "$ctx->{logs}/$n";
-		next unless -s "$dir/results.log" && mode_names($x);
+		my @modes = mode_names($x);
+		next unless -s "$dir/results.log" && @modes;
 		my $ph = $x->{phases} // {};
 		# A record from before boot_timed_out and boot_flooded were kept
 		# says so in its why.
