@@ -40,7 +40,13 @@ like(args_error('frob'), qr/unknown command 'frob'/, 'an unknown command');
 like(args_error('tree', 'build'), qr/one command/, 'two commands');
 like(args_error('run', '--tree-only'), qr/not both/, 'a command and an option-style one');
 like(args_error('--accel', 'xen'), qr/auto, kvm or tcg/, 'a bad accelerator');
-like(args_error('run', '--prog', 'x'), qr/--prog is for vmab boot/, '--prog only with boot');
+like(args_error('run', '--prog', 'x'), qr/for vmab boot/, '--prog only with boot');
+like(args_error('boot', '--prog', 'x', '--fixtures', '--kernel', 'k'), qr/one at a time/, '--prog or --fixtures');
+like(args_error('boot', '--fixtures'), qr/needs --kernel/, '--fixtures needs a kernel');
+like(args_error('boot', '--fixtures', '--kernel', 'k', '--modes', 'swap-classic'), qr/for vmab boot --prog/,
+     '--modes only with --prog');
+is(args('boot', '--fixtures', '--kernel', 'k')->[1]{fixtures}, '', '--fixtures without names: all');
+is(args('boot', '--fixtures', 'panic,oom', '--kernel', 'k')->[1]{fixtures}, 'panic,oom', '--fixtures with names');
 like(args_error('boot', '--kernel', 'k'), qr/for vmab boot --prog/, '--kernel only with --prog');
 like(args_error('boot', '--prog', 'x', '--variant', 'a,b'), qr/one variant/, 'a developer boot is one variant');
 
@@ -98,7 +104,8 @@ is_deeply([map { "$_->{mode} $_->{id} $_->{got}" } @{$rec->{problems}}],
 spew("$out/build/dev/.config", "CONFIG_SWAP=y\nCONFIG_LRU_GEN=y\nCONFIG_MEMCG=y\n");
 
 # vmab judge and vmab report classify the last boot again.
-my $m = { variants => {
+my $m = { generated => "g", accelerator => "tcg", qemu_version => "7.2", host_kernel => "h",
+	  source_version => "6.1.192", variants => {
 	dev => variant_record(outcome => 'FAIL', why => ['an old verdict'], results => [{ mode => 'm' }],
 			      phases => { build => 5, boot => 7 }, release => '6.1.192+'),
 	broken => variant_record(outcome => 'BUILDFAIL', why => ['make failed']),

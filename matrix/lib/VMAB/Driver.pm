@@ -5,7 +5,8 @@ package VMAB::Driver;
 #   tree    unpack and patch out/src/linux
 #   build   tree, then build the kernels
 #   boot    boot the built kernels and judge them, then the report; with
-#           --prog, a developer's boot of one kernel (VMAB::Stage::Boot::dev_boot)
+#           --prog, a developer's boot of one kernel (VMAB::Stage::Boot::dev_boot);
+#           with --fixtures, the host tests' broken boots (VMAB::Fixtures)
 #   judge   classify and judge every variant's last boot again
 #   report  judge, then write the report
 #   run     tree, build, boot, judge and report: the whole matrix
@@ -52,7 +53,7 @@ sub parse_args {
 	my @args = @$argv;
 	GetOptionsFromArray(\@args, \%opt, 'variants|variant|V=s', 'list=s', 'tarball=s', 'out=s',
 		'jobs|j=i', 'boot-jobs=i', 'timeout-factor=f', 'accel=s', 'judge!', 'rerun!', 'set=s',
-		'prog=s@', 'kernel=s', 'modes=s', 'config=s', 'run-list=s',
+		'prog=s@', 'kernel=s', 'modes=s', 'config=s', 'run-list=s', 'fixtures:s', 'fixtures-dir=s',
 		'report-only', 'build-only', 'tree-only', 'help|h', 'man')
 		or die "bad options\n";
 	my @legacy = grep { $opt{$_} } sort keys %LEGACY;
@@ -62,9 +63,13 @@ sub parse_args {
 	my $cmd = @args ? $args[0] : @legacy ? $LEGACY{$legacy[0]} : 'run';
 	die "unknown command '$cmd' (one of @COMMANDS)\n" unless grep { $_ eq $cmd } @COMMANDS;
 	die "--accel must be auto, kvm or tcg\n" unless $opt{accel} =~ /^(auto|kvm|tcg)$/;
+	my $dev = @{$opt{prog}} || defined $opt{fixtures};
+	die "--prog and --fixtures are for vmab boot, one at a time\n"
+		if $dev && ($cmd ne 'boot' || @{$opt{prog}} && defined $opt{fixtures});
 	die "--kernel, --modes, --config and --run-list are for vmab boot --prog\n"
-		if ($cmd ne 'boot' || !@{$opt{prog}}) && grep { defined $opt{$_} } qw(kernel modes config run-list);
-	die "--prog is for vmab boot\n" if @{$opt{prog}} && $cmd ne 'boot';
+		if grep { defined $opt{$_} } ($dev ? () : 'kernel'), (@{$opt{prog}} ? () : qw(modes config run-list));
+	die "vmab boot --fixtures needs --kernel\n" if defined $opt{fixtures} && !defined $opt{kernel};
+	die "--fixtures-dir is for vmab boot --fixtures\n" if defined $opt{'fixtures-dir'} && !defined $opt{fixtures};
 	die "vmab boot --prog boots one variant: give --variant NAME\n"
 		if @{$opt{prog}} && $opt{variants} =~ /,/;
 	return ($cmd, \%opt);
@@ -109,6 +114,7 @@ sub main {
 	};
 	my $ctx = context($top, $opt);
 	return dev_command($ctx) if $cmd eq 'boot' && @{$opt->{prog}};
+	return fixtures_command($ctx) if $cmd eq 'boot' && defined $opt->{fixtures};
 	# Held until the driver exits; a second driver on the same out/ is refused.
 	my $lock = eval { lock_out($ctx->{out}) } or do { print STDERR $@; return 2 };
 	return judge_command($ctx, $cmd) if $cmd eq 'judge' || $cmd eq 'report';
@@ -203,6 +209,19 @@ sub dev_command {
 		known => load_known("$ctx->{top}/matrix/known.tsv"));
 	print dev_summary($rec, $dir);
 	return $rec->{outcome} eq 'PASS' && !@{$rec->{problems}} ? 0 : 1;
+}
+
+# vmab boot --fixtures [a,b] --kernel K: record broken boots' logs for
+# the host tests (VMAB::Fixtures), all of them without a list.
+sub fixtures_command {
+	my ($ctx) = @_;
+	my $opt = $ctx->{opt};
+	require VMAB::Fixtures;
+	my @names = length $opt->{fixtures} ? split(/,/, $opt->{fixtures}) : @VMAB::Fixtures::FIXTURES;
+	my $dir = $opt->{'fixtures-dir'} // "$ctx->{top}/matrix/t/fixtures";
+	VMAB::Fixtures::record_fixtures(kernel => $opt->{kernel}, dir => $dir, names => \@names);
+	print "$dir/$_.console, $dir/$_.results\n" for @names;
+	return 0;
 }
 
 # dev_summary($record, $logdir) -> text: every result, a failure's excerpt,
