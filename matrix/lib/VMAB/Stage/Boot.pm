@@ -123,9 +123,7 @@ sub boot_one {
 	my $n = $v->{name};
 	my $out = $ctx->{out};
 	my $dir = "$ctx->{logs}/$n";
-	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($o{accel} eq 'kvm' ? 3 : 1);
-	my $modes = join(',', @{$v->{modes}});
-	my $append = "vmab_variant=$n vmab_modes=$modes vmab_list=$o{lists}";
+	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $o{accel}, $o{lists});
 	my $key = boot_key(kernel => "$out/$n/bzImage", initrd => $o{initrd},
 			   append => $append, accel => $o{accel}, qemu => $o{qemu});
 	my $what = "$n: boot and run $ctx->{opt}{list} ($modes, timeout ${timeout}s)";
@@ -150,6 +148,16 @@ sub boot_one {
 	remember_boot($dir, $key, sprintf('%.1f', $secs))
 		if !defined $kept && $rec->{outcome} eq 'PASS' && !@{$rec->{problems}};
 	return $rec;
+}
+
+# boot_plan($ctx, $variant, $accel, $guest_lists) -> (timeout, modes, the
+# kernel command line's vmab_ part): the variant's timeout times
+# --timeout-factor, a third of it under KVM.
+sub boot_plan {
+	my ($ctx, $v, $accel, $lists) = @_;
+	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($accel eq 'kvm' ? 3 : 1);
+	my $modes = join(',', @{$v->{modes}});
+	return ($timeout, $modes, "vmab_variant=$v->{name} vmab_modes=$modes vmab_list=$lists");
 }
 
 # One QEMU run of a variant's kernel, its logs into $dir.
@@ -204,11 +212,9 @@ sub dev_boot {
 				log => "$dir/guest.log", suite_targets => [@targets, "$progs/init"]);
 	});
 	my $accel = pick_accel({ %$ctx, logs => $dir }, $o{kernel}, $initrd);
-	my $modes = join(',', @{$v->{modes}});
-	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($accel eq 'kvm' ? 3 : 1);
+	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $accel, '/suite/dev.list');
 	my ($secs, $b) = phase("dev: boot $o{kernel} as $n ($modes, timeout ${timeout}s)", sub {
-		qemu_boot($v, $o{kernel}, $initrd, $accel,
-			  "vmab_variant=$n vmab_modes=$modes vmab_list=/suite/dev.list", $timeout, $dir);
+		qemu_boot($v, $o{kernel}, $initrd, $accel, $append, $timeout, $dir);
 	});
 	my $config = $o{config} // "$out/build/$n/.config";
 	my $rec = judge_boot(name => $n, dir => $dir, config => -s $config ? $config : undef,
