@@ -50,6 +50,10 @@ is_deeply(mode_tests($x, 'm'), { 'p/first' => { result => 'skip', reason => 'CON
 				 'p/f.v.second' => { result => 'fail' }, 'p/third' => { result => 'pass' } },
 	  "one mode's results, by test, as the report looks them up");
 is_deeply([mode_names($x)], ['m', 'n'], 'the modes it ran');
+push @{$x->{results}}, { variant => 'v', mode => 'o', test => 'p/late', status => 'pass' };
+is_deeply([mode_names($x)], ['m', 'n', 'o'], 'a result added later is seen (the index is made again)');
+is_deeply(mode_tests($x, 'o'), { 'p/late' => { result => 'pass' } }, '... in its mode too');
+pop @{$x->{results}};
 is_deeply(counts($x), { pass => 2, skip => 1, fail => 1, all => 4 }, 'counts');
 
 my $b = variant_record(outcome => 'BUILDFAIL', why => ['make failed'], phases => { config => 1 });

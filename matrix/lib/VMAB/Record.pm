@@ -10,6 +10,7 @@ package VMAB::Record;
 use strict;
 use warnings;
 use Exporter 'import';
+use Hash::Util::FieldHash qw(fieldhash);
 use VMAB::Tap qw(failure_excerpt);
 
 our @EXPORT_OK = qw(results to_tap mode_tests mode_names prog_of variant_record counts);
@@ -41,23 +42,38 @@ sub to_tap {
 	return $s;
 }
 
+# The report asks for every cell of its tables: each results list is
+# indexed once (by mode, then test), the index kept as long as the list
+# lives (a field hash forgets a list when it is freed) and made again if
+# the list has grown.  A scan a cell made a 7-variant, 600-test report
+# take 7 s instead of 0.1 s.
+fieldhash my %INDEX;
+
+sub index_of {
+	my ($x) = @_;
+	my $list = $x->{results} // return { n => 0, by => {} };
+	my $i = $INDEX{$list};
+	if (!$i || $i->{n} != @$list) {
+		$i = $INDEX{$list} = { n => scalar @$list, by => {} };
+		for my $r (@$list) {
+			$i->{by}{$r->{mode}}{$r->{test}} = { result => $r->{status},
+				(defined $r->{reason} ? (reason => $r->{reason}) : ()) };
+		}
+	}
+	return $i;
+}
+
 # mode_tests($variant_record, $mode) -> { "prog/name" => { result, reason } }:
 # one mode's results, as the report's tables look them up.
 sub mode_tests {
 	my ($x, $mode) = @_;
-	my %t;
-	for my $r (grep { $_->{mode} eq $mode } @{$x->{results} // []}) {
-		$t{$r->{test}} = { result => $r->{status},
-				   (defined $r->{reason} ? (reason => $r->{reason}) : ()) };
-	}
-	return \%t;
+	return index_of($x)->{by}{$mode} // {};
 }
 
 # mode_names($variant_record) -> the modes it ran (a program or a result), sorted
 sub mode_names {
 	my ($x) = @_;
-	my %m = map { $_ => 1 } keys %{$x->{modes} // {}};
-	$m{$_->{mode}} = 1 for @{$x->{results} // []};
+	my %m = map { $_ => 1 } keys %{$x->{modes} // {}}, keys %{index_of($x)->{by}};
 	return sort keys %m;
 }
 
