@@ -6,6 +6,7 @@ package VMAB::Stage::Boot;
 use strict;
 use warnings;
 use Exporter 'import';
+use Cwd qw(abs_path);
 use File::Path qw(make_path);
 use POSIX qw(strftime);
 use VMAB::File qw(slurp spew);
@@ -199,7 +200,9 @@ sub dev_boot {
 		if ($p =~ m{/}) {
 			-f $p or die "no program $p\n";
 			(my $base = $p) =~ s{.*/}{};
-			system('cp', $p, "$progs/$base") == 0 or die "cp $p: $?\n";
+			# A program already in the folder (out/dev/suite/P) stays.
+			system('cp', $p, "$progs/$base") == 0 or die "cp $p: $?\n"
+				unless abs_path($p) eq abs_path("$progs/$base") // '';
 			push @names, $base;
 		} else {
 			push @targets, "$progs/$p";
