@@ -7,12 +7,16 @@
 #   make bench    the benchmarks alone (suite/bench.list), their own checks judged
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
-#   make report   regenerate out/report from out/results/matrix.json
+#   make checkpatch  every patch through the tree's checkpatch.pl --strict
+#   make test-host   the driver's host-side unit tests (no tree needed)
+#   make report   classify and judge each variant's last boot again, then
+#                 regenerate out/report from out/results/matrix.json
 #   make check-report  render out/report/report.html in headless Chromium:
 #                 fails on a missing image, a broken internal link, a script
 #                 error or a network load; leaves report-first-screen.png
 PERL ?= perl
-DRIVER := $(PERL) matrix/vmab $(if $(V),--variants $(V))
+DRIVER := $(PERL) matrix/vmab
+VARIANTS := $(if $(V),--variants $(V))
 
 all: matrix
 
@@ -20,32 +24,36 @@ deps:
 	tools/install-deps.sh
 
 matrix: deps
-	$(DRIVER) --list run.list,selftests.list,bench.list --timeout-factor 2
+	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list,bench.list --timeout-factor 2
 
 # The driver writes the report at the end of its run; the browser check
 # of that report follows it (a failed driver stops make before it).
-check: deps test-host
-	$(DRIVER) --list run.list,selftests.list --judge
+check: deps test-host checkpatch
+	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list --judge
 	$(MAKE) --no-print-directory check-report
 
 check-report: deps
 	$(PERL) tools/check-report.pl out/report
 
-# The host tests need the patched tree: patches.t runs its checkpatch.pl.
-test-host: deps tree
+# The unit tests need no kernel tree; checkpatch runs the patched tree's
+# scripts/checkpatch.pl on the patches, so it waits for make tree.
+test-host: deps
 	prove -I matrix/lib matrix/t
 
+checkpatch: deps tree
+	prove -I matrix/lib matrix/xt
+
 tree: deps
-	$(DRIVER) --tree-only
+	$(DRIVER) tree
 
 bench: deps
-	$(DRIVER) --set bench --list bench.list --timeout-factor 2 --judge
+	$(DRIVER) run $(VARIANTS) --set bench --list bench.list --timeout-factor 2 --judge
 
 stress: deps
-	$(DRIVER) --set stress --list stress.list --timeout-factor 8 --judge
+	$(DRIVER) run $(VARIANTS) --set stress --list stress.list --timeout-factor 8 --judge
 
 report:
-	$(DRIVER) --report-only
+	$(DRIVER) report
 
 clean:
 	rm -rf out/build out/guest out/results out/report out/logs
@@ -53,4 +61,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch bench stress report clean distclean

@@ -1,4 +1,5 @@
-# The browser check of the report (issue 18 item 4): what it finds in a
+# The browser check of the report (a page can be well-formed and still
+# show a broken image or link): what it finds in a
 # dumped DOM, in Chromium's log and in the page's own resources, and, when
 # Chromium is installed, a real run on a page with one fault of each kind.
 use strict;

@@ -1,4 +1,5 @@
-# Real clients in the guest (issue 18): the host files and ldd closure that
+# Real clients in the guest (a real allocator and a load generator, not
+# only our own programs): the host files and ldd closure that
 # VMAB::Guest copies into the initramfs, and what the judge derives from the
 # names and skip reasons of bench_jemalloc and stressng.
 use strict;
@@ -102,7 +103,7 @@ my %cfg = (
 );
 sub want {
 	my ($v, $id, %t) = @_;
-	return (expect($known, $v, $cfg{$v}, { id => $id, mode => 'swap-classic', result => 'pass', %t }))[0];
+	return (expect($known, $v, $cfg{$v}, { test => $id, mode => 'swap-classic', status => 'pass', %t }))[0];
 }
 my $memcg_why = 'needs CONFIG_MEMCG (no memory controller in /sys/fs/cgroup/cgroup.controllers)';
 for my $v (qw(both none lean)) {
@@ -114,17 +115,17 @@ for my $v (qw(both none lean)) {
 }
 for my $v (qw(both none)) {
 	is(want($v, 'bench_jemalloc/jemalloc_lazy_purge_memcg'), 'pass', "$v: the memcg runs pass");
-	is(want($v, 'bench_jemalloc/jemalloc_lazy_purge_memcg', result => 'skip', reason => $memcg_why),
+	is(want($v, 'bench_jemalloc/jemalloc_lazy_purge_memcg', status => 'skip', reason => $memcg_why),
 	   'pass', "$v: a memcg skip is unexpected where CONFIG_MEMCG=y");
 	is(want($v, 'stressng/ksm'), 'pass', "$v: stressng/ksm passes");
 }
-is(want('lean', 'bench_jemalloc/jemalloc_lazy_purge_memcg', result => 'skip', reason => $memcg_why),
+is(want('lean', 'bench_jemalloc/jemalloc_lazy_purge_memcg', status => 'skip', reason => $memcg_why),
    'skip', 'lean: the memcg runs skip (CONFIG_MEMCG=n)');
-is(want('lean', 'bench_jemalloc/jemalloc_forced_purge_memcg', result => 'skip', reason => $memcg_why),
+is(want('lean', 'bench_jemalloc/jemalloc_forced_purge_memcg', status => 'skip', reason => $memcg_why),
    'skip', 'lean: ... both of them');
-is(want('lean', 'stressng/ksm', result => 'skip', reason => 'needs CONFIG_KSM (no /sys/kernel/mm/ksm)'),
+is(want('lean', 'stressng/ksm', status => 'skip', reason => 'needs CONFIG_KSM (no /sys/kernel/mm/ksm)'),
    'skip', 'lean: stressng/ksm skips (CONFIG_KSM=n)');
-is(want('both', 'stressng/vm', result => 'skip', reason => 'stress-ng exit status 4'),
+is(want('both', 'stressng/vm', status => 'skip', reason => 'stress-ng exit status 4'),
    'pass', 'a stressor skipping for a reason naming nothing is unexpected');
 
 # ---- the lists run them ----

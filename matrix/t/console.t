@@ -1,5 +1,5 @@
 # Outcome classification on console logs recorded from real boots of broken
-# kernels and initramfs images (tools/make-fixtures.sh made them).
+# kernels and initramfs images (vmab boot --fixtures made them).
 use strict;
 use warnings;
 use Test::More;

@@ -26,7 +26,7 @@ my $k = known("# comment\nfuzz/vrange_fuzz\t*\t*\tpass\tcalls vrange() everywher
 
 sub want {
 	my ($v, $id, %t) = @_;
-	return (expect($k, $v, $cfg{$v}, { id => $id, mode => 'swap-classic', result => 'pass', %t }))[0];
+	return (expect($k, $v, $cfg{$v}, { test => $id, mode => 'swap-classic', status => 'pass', %t }))[0];
 }
 
 # What a test's id names.
@@ -44,7 +44,7 @@ is(want('none', 'p/pgvrange_count'), 'pass', 'a design name inside a word does n
 is(want('none', 'stress/stress_sigbus_counted'), 'skip', 'a SIGBUS on a purged page is design A');
 
 # What a skip's reason names.
-my %skip = (result => 'skip');
+my %skip = (status => 'skip');
 is(want('a', 'p/x', %skip, reason => 'needs CONFIG_MEMCG (no memory controller)'), 'skip',
    'needs CONFIG_X that the .config lacks: skip');
 is(want('a', 'p/x', %skip, reason => 'needs CONFIG_TRANSPARENT_HUGEPAGE (no sysfs)'), 'pass',
@@ -67,7 +67,7 @@ is(want('none', 'vrange_test/vrange_absent_gives_enosys', %skip, reason => 'no v
 is(want('none', 'fuzz/vrange_fuzz'), 'pass', 'a known exception');
 is(want('a', 'p/swap_out', mode => 'noswap-classic'), 'skip', '... by mode');
 is(want('a', 'p/swap_out'), 'pass', '... only there');
-my ($w, $why) = expect($k, 'none', $cfg{none}, { id => 'fuzz/vrange_fuzz', mode => 'swap-classic' });
+my ($w, $why) = expect($k, 'none', $cfg{none}, { test => 'fuzz/vrange_fuzz', mode => 'swap-classic' });
 like($why, qr/known\.tsv:2: calls vrange\(\) everywhere/, '... says where and why');
 
 sub run {
@@ -78,9 +78,9 @@ sub run {
 		$p->{planned}++;
 		$p->{ran}++ unless $t->[2] eq 'missing';
 	}
-	return { tests => [map { { mode => $_->[0], id => "p/$_->[1]", prog => 'p', result => $_->[2],
-				   reason => $_->[3] } } grep { $_->[2] ne 'missing' } @tests],
-		 programs => [values %progs] };
+	return ([map { { variant => 'a', mode => $_->[0], test => "p/$_->[1]", status => $_->[2],
+			 reason => $_->[3] } } grep { $_->[2] ne 'missing' } @tests],
+		[values %progs]);
 }
 
 my @ok = judge($k, 'a', $cfg{a}, run(['swap-classic', 'vr', 'pass'], ['swap-classic', 'mf', 'skip', 'CONFIG_MADV_FREE=n'],
@@ -98,9 +98,9 @@ my ($fb) = grep { $_->{id} eq 'p/b' } @bad;
 is($fb->{why}[0], 'it skipped for want of CONFIG_VRANGE, which this variant and mode have', '... with why');
 my ($fa) = grep { $_->{id} eq 'p/a' } @bad;
 is_deeply($fa->{why}, [], 'a failure carries why, empty when the test said nothing');
-my $r = run(['swap-classic', 'a', 'fail']);
-$r->{tests}[0]{diag} = ['# p.c:9:a:Expected 1 (1) == x (0)'];
-($fa) = judge($k, 'a', $cfg{a}, $r);
+my ($r, $p) = run(['swap-classic', 'a', 'fail']);
+$r->[0]{excerpt} = ['p.c:9:a:Expected 1 (1) == x (0)'];
+($fa) = judge($k, 'a', $cfg{a}, $r, $p);
 is_deeply($fa->{why}, ['p.c:9:a:Expected 1 (1) == x (0)'], '... and the test\'s own words when it said some');
 
 # Missing: a test another mode reported, or fewer results than planned.
@@ -109,11 +109,11 @@ is_deeply($fa->{why}, ['p.c:9:a:Expected 1 (1) == x (0)'], '... and the test\'s 
 is_deeply([sort map { "$_->{mode} $_->{id} $_->{what} $_->{want}" } @bad],
 	  ['noswap-classic p/* missing test 2 results', 'noswap-classic p/y missing test pass'],
 	  'missing tests caught, by name and by count');
-@bad = judge($k, 'a', $cfg{a}, { tests => [], programs => [] });
+@bad = judge($k, 'a', $cfg{a}, [], []);
 is(scalar @bad, 0, 'programs that did not run are not expected');
-$r = run(['swap-classic', 'x', 'pass']);
-push @{$r->{tests}}, $r->{tests}[0];
-is((judge($k, 'a', $cfg{a}, $r))[0]{what}, 'reported twice', 'a test reported twice');
+($r, $p) = run(['swap-classic', 'x', 'pass']);
+push @$r, $r->[0];
+is((judge($k, 'a', $cfg{a}, $r, $p))[0]{what}, 'reported twice', 'a test reported twice');
 
 eval { known("p/a\t*\t*\tpass\n") };
 like($@, qr/five tab-separated/, 'a line without its why is an error');

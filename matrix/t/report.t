@@ -15,15 +15,15 @@ my $m = {
 	variants => {
 		none => { outcome => 'PASS', kernel_release => '6.1.192+', problems => [], why => [],
 			  phases => { config => 10, build => 100, boot => 20 },
-			  modes => { 'swap-classic' => { tests => { 'p/a' => { result => 'pass' },
-								    'p/b' => { result => 'skip', reason => 'x' } } },
-				     'noswap-classic' => { tests => { 'p/a' => { result => 'pass' },
-								      'p/b' => { result => 'pass' } } } } },
+			  results => [{ mode => 'swap-classic', test => 'p/a', status => 'pass' },
+				      { mode => 'swap-classic', test => 'p/b', status => 'skip', reason => 'x' },
+				      { mode => 'noswap-classic', test => 'p/a', status => 'pass' },
+				      { mode => 'noswap-classic', test => 'p/b', status => 'pass' }] },
 		both => { outcome => 'FAIL', kernel_release => '6.1.192+', why => ['splat: WARNING: x'],
 			  problems => [{ mode => 'swap-classic', id => 'p/a', want => 'pass', got => 'fail',
 					 what => 'unexpected failure', why => ['t.c:9:a:Expected 1 (1) == x (0)'] }],
 			  phases => { build => 50 },
-			  modes => { 'swap-classic' => { tests => { 'p/a' => { result => 'fail' } } } } },
+			  results => [{ mode => 'swap-classic', test => 'p/a', status => 'fail' }] },
 	},
 };
 my $t = variants_by_tests($m);
@@ -45,7 +45,7 @@ like($html, qr/<table>/, 'HTML has tables');
 like($html, qr/<td><code>p\/a<\/code><\/td>/, 'HTML cell with code');
 unlike($html, qr/\| test \|/, 'no raw markdown table left in HTML');
 
-# Reader first (issue 18): the summary, the contents, the evidence, what
+# Reader first, so that the answer comes before the evidence: the summary, the contents, the evidence, what
 # came after, then the appendix with the per-cell tables.
 is_deeply([map { $_->[1] } grep { $_->[0] == 2 } headings($md)],
 	  ['Summary', 'Contents', 'Variants', 'What went wrong', 'Scenarios and the questions of 2014', 'Benchmarks',

@@ -1,4 +1,4 @@
-# The benchmark section of the report (issue 6), from a small fixture matrix:
+# The benchmark section of the report, from a small fixture matrix:
 # tables, plots, the accelerator, and each goal judged met or missed with why.
 use strict;
 use warnings;
@@ -59,8 +59,8 @@ my $m = {
 	accelerator => 'tcg', generated => 'now', qemu_version => '7.2', host_kernel => 'h',
 	source_version => '6.1.192',
 	variants => { both => { outcome => 'PASS', modes => {
-		'swap-classic' => { data => \@swap_data, tests => {} },
-		'noswap-classic' => { data => \@noswap_data, tests => {} } } } },
+		'swap-classic' => { data => \@swap_data },
+		'noswap-classic' => { data => \@noswap_data } } } },
 };
 
 my $dir = tempdir(CLEANUP => 1);

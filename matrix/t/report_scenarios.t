@@ -40,39 +40,35 @@ my %cache_b = (scenario => 'image_cache', design => 'madv_free', detect => 'cana
 my $m = {
 	accelerator => 'tcg',
 	variants => {
-		both => { modes => {
+		both => { results => [
+			{ mode => 'swap-classic', test => 'scenario_test/scn.vrange.memcg_reclaim', status => 'pass' },
+			{ mode => 'swap-classic', test => 'scenario_test/scn.madv_free.memcg_reclaim', status => 'pass' },
+			{ mode => 'swap-classic', test => 'scenario_test/scn.vrange.image_cache', status => 'fail' },
+		], modes => {
 			'swap-classic' => {
-				tests => {
-					'scenario_test/scn.vrange.memcg_reclaim' => { result => 'pass' },
-					'scenario_test/scn.madv_free.memcg_reclaim' => { result => 'pass' },
-					'scenario_test/scn.vrange.image_cache' => { result => 'fail' },
-				},
 				data => [ datum(%reclaim_a), datum(%reclaim_b), datum(%np_a), datum(%np_b),
 					  datum(%cache_b),
 					  { prog => 'bench_x', kind => 'bench', scenario => 'memcg_reclaim' } ],
 			},
 			'noswap-mglru' => {
-				tests => {},
 				data => [ datum(%reclaim_a, pages_discarded => 1500, counter_discarded => 1400),
 					  datum(%reclaim_b, lost_nonvolatile_bytes => 4096),
 					  datum(%np_b, ns_mark_per_mib => 600_000) ],
 			},
 		} },
-		'madv-free' => { modes => {
+		'madv-free' => { results => [
+			{ mode => 'noswap-classic', test => 'scenario_test/scn.vrange.memcg_reclaim',
+			  status => 'skip', reason => 'CONFIG_VRANGE=n' },
+		], modes => {
 			'noswap-classic' => {
-				tests => {
-					'scenario_test/scn.vrange.memcg_reclaim' =>
-						{ result => 'skip', reason => 'CONFIG_VRANGE=n' },
-				},
 				data => [ datum(%reclaim_b) ],
 			},
 		} },
-		none => { modes => {
-			'swap-classic' => {
-				tests => { 'scenario_test/scn.vrange.memcg_reclaim' =>
-					   { result => 'skip', reason => 'CONFIG_VRANGE=n' } },
-				data => [],
-			},
+		none => { results => [
+			{ mode => 'swap-classic', test => 'scenario_test/scn.vrange.memcg_reclaim',
+			  status => 'skip', reason => 'CONFIG_VRANGE=n' },
+		], modes => {
+			'swap-classic' => { data => [] },
 		} },
 	},
 };

@@ -19,7 +19,7 @@ use warnings;
 use Exporter 'import';
 use VMAB::File qw(slurp);
 use VMAB::Kconfig qw(parse_config);
-use VMAB::Tap qw(failure_excerpt);
+use VMAB::Record qw(prog_of);
 use VMAB::Variants qw(mode_traits);
 
 our @EXPORT_OK = qw(load_known load_config expect judge);
@@ -111,19 +111,19 @@ sub unmet {
 }
 
 # expect($known, $variant, $config, $test) -> (pass|skip, why): what $test
-# ({id, mode, result, reason}) should have done.  A skip's own reason counts:
+# (a VMAB::Record result: {test, mode, status, reason}) should have done.  A skip's own reason counts:
 # it is expected when what it names is missing here.
 sub expect {
 	my ($known, $variant, $config, $t) = @_;
 	for my $k (@$known) {
 		return ($k->{outcome}, "matrix/known.tsv:$k->{line}: $k->{why}")
-			if $t->{id} =~ $k->{test} && $variant =~ $k->{variant}
+			if $t->{test} =~ $k->{test} && $variant =~ $k->{variant}
 			&& $t->{mode} =~ $k->{mode};
 	}
-	my $by_name = name_needs($t->{id});
+	my $by_name = name_needs($t->{test});
 	my @un = unmet($by_name, $config, $t->{mode});
 	return ('skip', "its name needs what this variant or mode lacks: @un") if @un;
-	return ('pass', '') unless ($t->{result} // '') eq 'skip';
+	return ('pass', '') unless ($t->{status} // '') eq 'skip';
 	# What the name settles (and this kernel has), the reason cannot undo.
 	my $need = reason_needs($t->{reason} // '');
 	delete @$need{keys %$by_name};
@@ -135,32 +135,34 @@ sub expect {
 	return ('pass', "it skipped for want of @named, which this variant and mode have");
 }
 
-# judge($known, $variant, $config, $parsed_results) -> list of problems, each
-# { mode, id, want, got, what }, for a failure why => [lines] (the test's own
-# words, failure_excerpt), else for an unexpected outcome why => [reason].
+# judge($known, $variant, $config, \@records, \@programs) -> list of problems,
+# each { mode, id, want, got, what }, for a failure why => [lines] (the
+# test's own words, its record's excerpt), else for an unexpected outcome
+# why => [reason].  @records are VMAB::Record results, @programs
+# VMAB::Tap::parse_results's programs ({mode, prog, planned, ran}).
 # A test is missing when its program printed fewer results than it planned,
 # or when it reported in another mode where its program also ran.
 sub judge {
-	my ($known, $variant, $config, $r) = @_;
+	my ($known, $variant, $config, $records, $programs) = @_;
 	my (@bad, %seen, %id_prog);
-	for my $x (@{$r->{tests}}) {
-		my $key = "$x->{mode}\0$x->{id}";
-		push @bad, { %$x{qw(mode id)}, want => '-', got => $x->{result},
+	for my $x (@$records) {
+		my $key = "$x->{mode}\0$x->{test}";
+		push @bad, { mode => $x->{mode}, id => $x->{test}, want => '-', got => $x->{status},
 			     what => 'reported twice' } if $seen{$key}++;
-		$id_prog{$x->{id}} = $x->{prog};
+		$id_prog{$x->{test}} = prog_of($x->{test});
 		my ($want, $why) = expect($known, $variant, $config, $x);
-		next if $want eq $x->{result};
-		push @bad, { mode => $x->{mode}, id => $x->{id}, want => $want, got => $x->{result},
-			     what => $x->{result} eq 'fail' ? 'unexpected failure' : "unexpected $x->{result}",
-			     why => $x->{result} eq 'fail' ? [failure_excerpt($x)] : [$why] };
+		next if $want eq $x->{status};
+		push @bad, { mode => $x->{mode}, id => $x->{test}, want => $want, got => $x->{status},
+			     what => $x->{status} eq 'fail' ? 'unexpected failure' : "unexpected $x->{status}",
+			     why => $x->{status} eq 'fail' ? [@{$x->{excerpt} // []}] : [$why] };
 	}
-	for my $p (@{$r->{programs}}) {
+	for my $p (@$programs) {
 		push @bad, { mode => $p->{mode}, id => "$p->{prog}/*", want => "$p->{planned} results",
 			     got => $p->{ran}, what => 'missing test' }
 			if $p->{planned} > $p->{ran};
 		for my $id (sort grep { $id_prog{$_} eq $p->{prog} } keys %id_prog) {
 			next if $seen{"$p->{mode}\0$id"}++;
-			my $t = { id => $id, mode => $p->{mode} };
+			my $t = { test => $id, mode => $p->{mode} };
 			push @bad, { mode => $p->{mode}, id => $id,
 				     want => (expect($known, $variant, $config, $t))[0],
 				     got => 'missing', what => 'missing test' };

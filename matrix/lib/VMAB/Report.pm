@@ -8,6 +8,7 @@ use warnings;
 use Exporter 'import';
 use File::Path qw(make_path);
 use VMAB::File qw(spew);
+use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Html qw(md_to_html toc);
 use VMAB::Variants qw(report_order);
 use VMAB::Report::Summary;
@@ -32,8 +33,9 @@ sub variant_names {
 sub cell {
 	my ($m, $v, $id) = @_;
 	my %n;
-	for my $mode (values %{$m->{variants}{$v}{modes} // {}}) {
-		my $t = $mode->{tests}{$id} or next;
+	my $x = $m->{variants}{$v};
+	for my $mode (mode_names($x)) {
+		my $t = mode_tests($x, $mode)->{$id} or next;
 		$n{$t->{result}}++;
 	}
 	my $total = 0;
@@ -49,9 +51,7 @@ sub variants_by_tests {
 	my @v = variant_names($m);
 	my %ids;
 	for my $v (@v) {
-		for my $mode (values %{$m->{variants}{$v}{modes} // {}}) {
-			$ids{$_} = 1 for keys %{$mode->{tests} // {}};
-		}
+		$ids{$_->{test}} = 1 for @{$m->{variants}{$v}{results} // []};
 	}
 	my $s = '| test | ' . join(' | ', @v) . " |\n";
 	$s .= '|---' x (@v + 1) . "|\n";
@@ -70,7 +70,7 @@ sub summary {
 		my $ph = $x->{phases} // {};
 		$s .= sprintf("| %s | %s | %s | %s | %s | %s | %s | %d |\n", $v,
 			$x->{outcome} // '?', $x->{kernel_release} // '?',
-			join(', ', sort keys %{$x->{modes} // {}}),
+			join(', ', mode_names($x)),
 			map({ defined $ph->{$_} ? sprintf('%.0f', $ph->{$_}) : '-' }
 			    qw(config build)),
 			defined $ph->{boot} ? sprintf('%.0f%s', $ph->{boot},
@@ -95,7 +95,7 @@ sub problems {
 	return length $s ? $s : "None: every boot passed and matched what its configuration implies (VMAB::Judge).\n";
 }
 
-# The report, reader first (issue 18): a one-screen summary (what each
+# The report, reader first (the answer before the evidence): a one-screen summary (what each
 # design gives a user, the headline figures with one plot, the questions of
 # 2014 answered in a line each), a table of contents, the evidence, what
 # came after, and an appendix with the per-cell tables.  A bug in any

@@ -5,14 +5,14 @@ package VMAB::Results;
 #
 # matrix.json = {
 #   generated, accelerator, qemu_version, host_kernel, tarball,
-#   variants => { V => {
+#   variants => { V => {     (VMAB::Record::variant_record)
 #     outcome, why => [...], splats => [...], kernel_release, run_at,
+#     results => [ {variant, mode, test, status, reason, excerpt} ],
 #     phases => { config => s, build => s, boot => s, chain_copy => s,
 #                 build_from => V (whose objects it started from, itself
 #                 or "empty"), objects, objects_rebuilt },
 #     problems => [ {mode, id, want, got, what, why} ],   # VMAB::Judge
 #     modes => { MODE => {
-#       tests => { ID => { result, reason } },
 #       programs => { PROG => { rc, ms, planned, ran } },
 #       data => [ { prog, ...figures... } ] } } } } }
 use strict;
@@ -21,9 +21,9 @@ use Exporter 'import';
 use File::Path qw(make_path);
 use JSON::PP;
 use VMAB::File qw(slurp spew);
-use VMAB::Tap qw(to_tap);
+use VMAB::Record qw(to_tap);
 
-our @EXPORT_OK = qw(load_matrix save_matrix variant_record write_tap exit_status);
+our @EXPORT_OK = qw(load_matrix save_matrix write_tap exit_status);
 
 sub json { JSON::PP->new->canonical->pretty }
 
@@ -43,38 +43,6 @@ sub save_matrix {
 	rename("$file.tmp", $file) or die "rename $file: $!\n";
 }
 
-# variant_record(parsed results, verdict, problems, phases, release)
-sub variant_record {
-	my (%o) = @_;
-	my $r = $o{results};
-	my %modes;
-	for my $t (@{$r->{tests}}) {
-		$modes{$t->{mode}}{tests}{$t->{id}} = {
-			result => $t->{result},
-			(defined $t->{reason} ? (reason => $t->{reason}) : ()),
-		};
-	}
-	for my $p (@{$r->{programs}}) {
-		$modes{$p->{mode}}{programs}{$p->{prog}} =
-			{ map { $_ => $p->{$_} } qw(rc ms planned ran) };
-	}
-	for my $d (@{$r->{data}}) {
-		my %fig = %$d;
-		my $mode = delete $fig{mode};
-		push @{$modes{$mode}{data}}, \%fig;
-	}
-	return {
-		outcome => $o{verdict}{outcome},
-		why => $o{verdict}{why},
-		splats => $o{verdict}{splats},
-		problems => $o{problems},
-		phases => $o{phases},
-		kernel_release => $o{release},
-		run_at => scalar gmtime,
-		modes => \%modes,
-	};
-}
-
 # exit_status($matrix, [names], judge => BOOL) -> (status, @not_clean):
 # the variants that are not PASS, or, when judging, have unexpected results,
 # each as "name (OUTCOME[, N unexpected])"; status 1 when any is not PASS
@@ -92,10 +60,11 @@ sub exit_status {
 	return ($status, @bad);
 }
 
+# write_tap($dir, $variant, @records): out/results/V.tap
 sub write_tap {
-	my ($dir, $variant, $r) = @_;
+	my ($dir, $variant, @records) = @_;
 	make_path($dir);
-	spew("$dir/$variant.tap", to_tap($variant, $r));
+	spew("$dir/$variant.tap", to_tap($variant, @records));
 }
 
 1;

@@ -10,31 +10,53 @@ use strict;
 use warnings;
 use Exporter 'import';
 use JSON::PP;
+use TAP::Parser;
 
-our @EXPORT_OK = qw(parse_results parse_tap_line to_tap failure_excerpt);
+our @EXPORT_OK = qw(parse_results parse_tap_line failure_excerpt);
 
 # A failing result keeps at most this many of the "#" lines before it.
 my $DIAG_KEEP = 400;
 
-# parse_tap_line($line) -> { result => pass|fail|skip, num, name, reason } or undef
-sub parse_tap_line {
-	my ($l) = @_;
-	return undef unless $l =~ /^(not )?ok\s+(\d+)\s*(?:-\s*)?(.*?)\s*$/;
-	my ($not, $num, $rest) = ($1, $2, $3);
-	my ($name, $dir) = $rest =~ /^#\s*(.*)/ ? ('', $1)
-		: split /\s+#\s*/, $rest, 2;
-	my $t = { num => $num, name => $name, result => $not ? 'fail' : 'pass' };
-	if (defined $dir && $dir =~ /^(SKIP|TODO)\b\S*\s*(.*)/i) {
-		if (uc $1 eq 'SKIP') {
-			$t->{result} = 'skip';	# "not ok # SKIP" is a skip too
-			$t->{reason} = $2;
-		} else {
-			$t->{todo} = $2;
-		}
-	} elsif (defined $dir && length $dir) {
-		$t->{note} = $dir;	# "not ok 1 khugepaged # exit status 1"
+# tap_results(@lines) -> TAP::Parser's results for these lines, in order.
+# One program's output between its begin and end lines is one TAP stream
+# (a vmselftest run may hold several plans: each counts).
+sub tap_results {
+	return () unless @_;
+	my $p = TAP::Parser->new({ tap => join('', map { "$_\n" } @_) });
+	my @r;
+	while (my $x = $p->next) {
+		push @r, $x;
+	}
+	return @r;
+}
+
+# test_result($tap_parser_result) -> { result => pass|fail|skip, num, name,
+# reason | todo | note } or undef: only a numbered "ok N" or "not ok N" is a
+# result (TAP::Parser would number a bare "ok" itself).
+sub test_result {
+	my ($x) = @_;
+	return undef unless $x->is_test && $x->raw =~ /^(?:not )?ok\s+\d/;
+	(my $desc = $x->description) =~ s/^-\s*//;
+	$desc =~ s/\s+$//;
+	# A comment that is no SKIP or TODO stays in the description:
+	# "not ok 1 khugepaged # exit status 1".
+	my ($name, $note) = $desc =~ /^#\s*(.*)/ ? ('', $1) : split /\s+#\s*/, $desc, 2;
+	my $t = { num => $x->number, name => $name // '', result => $x->is_actual_ok ? 'pass' : 'fail' };
+	if ($x->has_skip) {
+		$t->{result} = 'skip';	# "not ok # SKIP" is a skip too
+		$t->{reason} = $x->explanation;
+	} elsif ($x->has_todo) {
+		$t->{todo} = $x->explanation;
+	} elsif (defined $note && length $note) {
+		$t->{note} = $note;
 	}
 	return $t;
+}
+
+# parse_tap_line($line) -> { result => pass|fail|skip, num, name, reason } or undef
+sub parse_tap_line {
+	my ($x) = tap_results($_[0]);
+	return $x ? test_result($x) : undef;
 }
 
 # parse_results($text) -> {
@@ -48,65 +70,72 @@ sub parse_results {
 	my ($text) = @_;
 	my %r = (hello => undef, done => 0, errors => [], programs => [],
 		 tests => [], data => [], bad_data => []);
-	my $cur;
-	my $json = JSON::PP->new;
+	my $cur;	# the program running: its frame and TAP lines so far
 	for my $l (split /\r?\n/, $text) {
 		$l =~ s/\r//g;
 		if ($l =~ /^\@\@vmab hello (.*)/) {
 			$r{hello} = { map { split /=/, $_, 2 } split ' ', $1 };
 		} elsif ($l =~ /^\@\@vmab begin mode=(\S+) prog=(\S+)/) {
-			$cur = { mode => $1, prog => $2, rc => undef, ms => undef,
-				 planned => 0, ran => 0, skipped => 0, diag => [] };
+			$cur = { mode => $1, prog => $2, rc => undef, ms => undef, lines => [] };
 		} elsif ($l =~ /^\@\@vmab end mode=(\S+) prog=(\S+) rc=(\d+) ms=(-?\d+)/) {
 			next unless $cur && $cur->{prog} eq $2 && $cur->{mode} eq $1;
 			@$cur{qw(rc ms)} = ($3 + 0, $4 + 0);
-			delete @$cur{qw(last_run diag)};
-			push @{$r{programs}}, $cur;
+			push @{$r{programs}}, program(\%r, $cur);
 			undef $cur;
 		} elsif ($l =~ /^\@\@vmab done/) {
 			$r{done} = 1;
 		} elsif ($l =~ /^\@\@vmab error (.*)/) {
 			push @{$r{errors}}, $1;
-		} elsif (!$cur) {
-			next;
-		} elsif ($l =~ /^1\.\.(\d+)/) {
-			$cur->{planned} += $1;
-		} elsif ($l =~ /^#\s*\@data\s+(.*?)\s*$/) {
-			my $d = eval { $json->decode($1) };
-			if (ref $d eq 'HASH') {
-				push @{$r{data}}, { %$d, mode => $cur->{mode}, prog => $cur->{prog} };
-			} else {
-				push @{$r{bad_data}}, $l;
-			}
-		} elsif ($l =~ /^#\s+RUN\s+(\S+) \.\.\./) {
-			$cur->{last_run} = $1;	# kselftest harness
-			$cur->{diag} = [];
-		} elsif ($l =~ /^#/) {
-			my $d = $cur->{diag};
-			push @$d, $l;
-			shift @$d if @$d > $DIAG_KEEP;
-		} elsif (my $t = parse_tap_line($l)) {
-			$cur->{ran}++;
-			$cur->{skipped}++ if $t->{result} eq 'skip';
-			# 6.1's harness prints "ok N # SKIP why" without the name.
-			$t->{name} = $cur->{last_run} // "test$t->{num}"
-				unless length $t->{name};
-			$t->{name} =~ s/^global\.//;	# TEST() outside a fixture
-			delete $cur->{last_run};
-			$t->{diag} = $cur->{diag} if $t->{result} eq 'fail';
-			$cur->{diag} = [];
-			push @{$r{tests}}, {
-				%$t, mode => $cur->{mode}, prog => $cur->{prog},
-				id => "$cur->{prog}/$t->{name}",
-			};
+		} elsif ($cur) {
+			push @{$cur->{lines}}, $l;
 		}
 	}
 	# A program cut off by a crash or timeout never printed its end line.
-	if ($cur) {
-		delete @$cur{qw(last_run diag)};
-		push @{$r{programs}}, { %$cur, rc => -1 };
-	}
+	push @{$r{programs}}, { %{program(\%r, $cur)}, rc => -1 } if $cur;
 	return \%r;
+}
+
+# program(\%results, $frame) -> the program's record; its tests and @data
+# go to %results.
+sub program {
+	my ($r, $f) = @_;
+	my $p = { %$f{qw(mode prog rc ms)}, planned => 0, ran => 0, skipped => 0 };
+	my ($last_run, @diag);
+	my $json = JSON::PP->new;
+	for my $x (tap_results(@{$f->{lines}})) {
+		my $l = $x->raw;
+		if ($x->is_plan) {
+			$p->{planned} += $x->tests_planned;
+		} elsif ($l =~ /^#\s*\@data\s+(.*?)\s*$/) {
+			my $d = eval { $json->decode($1) };
+			if (ref $d eq 'HASH') {
+				push @{$r->{data}}, { %$d, mode => $p->{mode}, prog => $p->{prog} };
+			} else {
+				push @{$r->{bad_data}}, $l;
+			}
+		} elsif ($l =~ /^#\s+RUN\s+(\S+) \.\.\./) {
+			$last_run = $1;	# kselftest harness
+			@diag = ();
+		} elsif ($x->is_comment) {
+			push @diag, $l;
+			shift @diag if @diag > $DIAG_KEEP;
+		} elsif (my $t = test_result($x)) {
+			$p->{ran}++;
+			$p->{skipped}++ if $t->{result} eq 'skip';
+			# 6.1's harness prints "ok N # SKIP why" without the name.
+			$t->{name} = $last_run // "test$t->{num}"
+				unless length $t->{name};
+			$t->{name} =~ s/^global\.//;	# TEST() outside a fixture
+			undef $last_run;
+			$t->{diag} = [@diag] if $t->{result} eq 'fail';
+			@diag = ();
+			push @{$r->{tests}}, {
+				%$t, mode => $p->{mode}, prog => $p->{prog},
+				id => "$p->{prog}/$t->{name}",
+			};
+		}
+	}
+	return $p;
 }
 
 # failure_excerpt($test) -> the few lines that say why a failed result
@@ -124,22 +153,6 @@ sub failure_excerpt {
 	@hit = @hit[$#hit - $max + 1 .. $#hit] if @hit > $max;
 	unshift @hit, $t->{note} if defined $t->{note};
 	return map { length > 200 ? substr($_, 0, 197) . '...' : $_ } @hit;
-}
-
-# to_tap($variant, $parsed) -> one TAP 13 stream for the variant, all modes.
-sub to_tap {
-	my ($variant, $r) = @_;
-	my @t = @{$r->{tests}};
-	my $s = "TAP version 13\n# variant $variant\n1.." . scalar(@t) . "\n";
-	my $n = 0;
-	for my $t (@t) {
-		$n++;
-		my $line = ($t->{result} eq 'fail' ? 'not ok' : 'ok') .
-			" $n $t->{mode}/$t->{id}";
-		$line .= " # SKIP $t->{reason}" if $t->{result} eq 'skip';
-		$s .= "$line\n";
-	}
-	return $s;
 }
 
 1;

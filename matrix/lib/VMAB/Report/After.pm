@@ -1,5 +1,6 @@
 package VMAB::Report::After;
-# "What came after" (issue 18): the designs that followed the two of 2014,
+# "What came after" (so that the 2014 comparison is read in today's
+# light): the designs that followed the two of 2014,
 # in Linux and elsewhere, compared on the same points as the report's
 # semantics table.  Cited, not implemented here: each row names its source.
 #   designs() -> ({ name, since, marks, loss, order, source => [[text, url], ...] }, ...)

@@ -1,5 +1,5 @@
 package VMAB::Report::Bench;
-# The report's benchmark section (issue 6), from matrix.json alone: the
+# The report's benchmark section, from matrix.json alone: the
 # "# @data" lines of suite/bench_mark.c, bench_churn.c, bench_pressure.c
 # and bench_jemalloc.c (kind "bench", bench "mark" | "churn" | "pressure" |
 # "jemalloc"), stored at

@@ -1,5 +1,6 @@
 package VMAB::Report::Check;
-# The report, checked in a real browser (issue 18 item 4): headless
+# The report, checked in a real browser (well-formed HTML can still show a
+# broken image or link, or load from the network): headless
 # Chromium loads out/report/report.html from disk and
 #   - every <img> must have loaded (the browser's naturalWidth, and the file
 #     on disk);

@@ -14,6 +14,7 @@ use strict;
 use warnings;
 use List::Util qw(sum max min);
 use VMAB::Variants qw(report_order mode_order mode_traits);
+use VMAB::Record qw(mode_tests mode_names);
 
 our $PROG = 'scenario_test';
 our @VARIANT_ORDER = report_order();	# matrix/variants.conf
@@ -147,8 +148,7 @@ sub cell {
 # The pass/skip/fail of the scenario's test for a design, or undef.
 sub test_result {
 	my ($m, $v, $mode, $design, $scn) = @_;
-	my $t = $m->{variants}{$v}{modes}{$mode}{tests} // {};
-	return $t->{"$PROG/scn.$design.$scn"};
+	return mode_tests($m->{variants}{$v} // {}, $mode)->{"$PROG/scn.$design.$scn"};
 }
 
 sub design_cell {
@@ -179,10 +179,10 @@ sub scenario_tables {
 	# Rows with results but no figures at all (both designs skipped).
 	my $vs = $m->{variants} // {};
 	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
-		for my $mode (by_order(\@MODE_ORDER, keys %{$vs->{$v}{modes} // {}})) {
+		for my $mode (by_order(\@MODE_ORDER, mode_names($vs->{$v}))) {
 			my $key = "$v\0$mode";
 			next if $rows{$key};
-			my $t = $vs->{$v}{modes}{$mode}{tests} // {};
+			my $t = mode_tests($vs->{$v}, $mode);
 			next unless grep { /^\Q$PROG\E\// } keys %$t;
 			push @row_order, $key;
 			$rows{$key} = 1;

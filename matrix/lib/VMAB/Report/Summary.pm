@@ -1,5 +1,5 @@
 package VMAB::Report::Summary;
-# The report's first screen (issue 18): what each design gives a user, the
+# The report's first screen (what a reader wants first): what each design gives a user, the
 # headline figures with one plot, and the questions of 2014 answered in a
 # line each.  The semantics are the designs' documented behaviour
 # (Documentation/mm/vrange.rst and vrange.2 in patches/vrange/, the

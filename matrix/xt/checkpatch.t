@@ -1,0 +1,26 @@
+# Every patch of every series passes the tree's scripts/checkpatch.pl
+# --strict with no error and no warning (make checkpatch; it needs the
+# patched tree, make tree).  Warnings the kernel itself accepts for new
+# files are ignored by type, named here.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use VMAB::Tree qw(series_patches);
+
+my $top = "$FindBin::Bin/../..";
+my $checkpatch = "$top/out/src/linux/scripts/checkpatch.pl";
+my @IGNORE = qw(FILE_PATH_CHANGES);	# "does MAINTAINERS need updating?"
+ok(-x $checkpatch, "the tree's checkpatch.pl is there (make tree)") or BAIL_OUT('no tree');
+
+for my $s (@VMAB::Tree::SERIES) {
+	for my $p (series_patches("$top/patches", $s)) {
+		(my $name = $p) =~ s{.*/}{};
+		my $out = `$checkpatch --strict --no-tree --ignore @{[join ',', @IGNORE]} --root=$top/out/src/linux $p 2>&1`;
+		my ($e, $w, $c) = $out =~ /total: (\d+) errors, (\d+) warnings, (\d+) checks/;
+		ok(defined $e && $e == 0 && $w == 0, "$s: $name is checkpatch --strict clean")
+			or diag $out;
+		diag "$s: $name: $c checks" if $c;
+	}
+}
+done_testing;
