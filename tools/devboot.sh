@@ -32,10 +32,15 @@ perl -I"$top/matrix/lib" -MVMAB::Guest=ldd_closure,copy_host_files,read_host_fil
 ' "$work/root" "$top/suite/host-files.txt" "${progs[@]}"
 (cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 truncate -s 512M "$work/swap.img"
+# The kernel command line the driver gives its guests, clock arguments and
+# all (VMAB::Qemu::kernel_cmdline: the host's TSC rate, tsc=reliable).
+cmdline=$(perl -I"$top/matrix/lib" -MVMAB::Qemu=kernel_cmdline -e 'print kernel_cmdline($ARGV[0])' \
+	"vmab_variant=dev vmab_modes=$modes")
+echo "devboot: kernel command line: $cmdline"
 timeout "${TIMEOUT:-900}" qemu-system-x86_64 -nodefaults -no-reboot -display none \
 	-accel tcg -cpu max -smp 2 -m 2048 \
 	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 vmab_variant=dev vmab_modes=$modes" \
+	-append "$cmdline" \
 	-serial "file:$work/console.log" -serial "file:$work/results.log" \
 	-drive "file=$work/swap.img,if=virtio,format=raw" || echo "devboot: qemu exited $?"
 echo "===== console (ttyS0) ====="
