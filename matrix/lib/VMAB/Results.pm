@@ -7,13 +7,16 @@ package VMAB::Results;
 #   generated, accelerator, qemu_version, host_kernel, tarball,
 #   variants => { V => {
 #     outcome, why => [...], splats => [...], kernel_release, run_at,
+#     clocksource (the guest's clocksource when its last program ended, else
+#     at hello), clocksources => [every one it named, in order: one unless
+#     the kernel switched clocks mid-run],
 #     phases => { config => s, build => s, boot => s, chain_copy => s,
 #                 build_from => V (whose objects it started from, itself
 #                 or "empty"), objects, objects_rebuilt },
 #     problems => [ {mode, id, want, got, what, why} ],   # VMAB::Judge
 #     modes => { MODE => {
 #       tests => { ID => { result, reason } },
-#       programs => { PROG => { rc, ms, planned, ran } },
+#       programs => { PROG => { rc, ms, planned, ran, clocksource } },
 #       data => [ { prog, ...figures... } ] } } } } }
 use strict;
 use warnings;
@@ -56,8 +59,12 @@ sub variant_record {
 	}
 	for my $p (@{$r->{programs}}) {
 		$modes{$p->{mode}}{programs}{$p->{prog}} =
-			{ map { $_ => $p->{$_} } qw(rc ms planned ran) };
+			{ (map { $_ => $p->{$_} } qw(rc ms planned ran)),
+			  (defined $p->{clocksource} ? (clocksource => $p->{clocksource}) : ()) };
 	}
+	my @clocks = grep { defined } ($r->{hello} // {})->{clocksource},
+		map { $_->{clocksource} } @{$r->{programs}};
+	my %seen;
 	for my $d (@{$r->{data}}) {
 		my %fig = %$d;
 		my $mode = delete $fig{mode};
@@ -71,6 +78,8 @@ sub variant_record {
 		phases => $o{phases},
 		kernel_release => $o{release},
 		run_at => scalar gmtime,
+		(@clocks ? (clocksource => $clocks[-1],
+			    clocksources => [grep { !$seen{$_}++ } @clocks]) : ()),
 		modes => \%modes,
 	};
 }
