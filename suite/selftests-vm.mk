@@ -1,5 +1,5 @@
 # 6.1's own mm selftests (tools/testing/selftests/vm/), built static for the
-# guest (issue 7 item 4).  Included by suite/Makefile; on its own:
+# guest, to show the patches break none of 6.1's own mm behaviour.  Included by suite/Makefile; on its own:
 #   make -C suite -f selftests-vm.mk KSRC=<unpacked 6.1 tree> OUT=<folder>
 # Binaries go to $(OUT)/vm/, the runner to $(OUT)/vmselftest; the programs
 # the guest runs, and how, are in suite/selftests.list; the ones it cannot
@@ -72,7 +72,7 @@ $(OUT)/vm/khugepaged: $(VMST_SRC)/khugepaged.c | $(OUT)/vm
 # pages were written, which had checked both while they were still merged
 # (mm/ksm.c cmp_and_merge_page(): a page still in its stable node is left
 # as it is); only ksmd's next look at a page drops it from the counts.  The
-# test then sees 1 and 1 (issue 19: debug, about 1 run in 3).  The copy built
+# test then sees 1 and 1 (seen on debug, about 1 run in 3).  The copy built
 # waits for 2 full scans, as LTP's ksm wait_ksmd_full_scan() does: the
 # second starts after the writes and looks at both pages.  A page still
 # merged after that still fails the test.  Under TCG one scan of 2 pages

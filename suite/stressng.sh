@@ -1,6 +1,7 @@
 #!/bin/busybox sh
 # shellcheck shell=dash
-# stressng: Debian's stress-ng (0.15) as a second opinion (issue 18, item 2).
+# stressng: Debian's stress-ng (0.15) as a second opinion, from a test
+# suite not written for this project.
 # One TAP result a stressor, named stressng/<stressor> by the host:
 #   ok      stress-ng exited 0 and said no "fail:" line (--verify checks
 #           what the stressors read back)
