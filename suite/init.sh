@@ -8,8 +8,11 @@
 # A mode is swap-classic, swap-mglru, noswap-classic or noswap-mglru.
 # Each program's output is framed by lines the host parses (matrix/lib/VMAB/Tap.pm):
 #   @@vmab begin mode=M prog=P
-#   @@vmab end mode=M prog=P rc=N ms=N
-# and the run ends with "@@vmab done".
+#   @@vmab end mode=M prog=P rc=N ms=N clocksource=C
+# and the run ends with "@@vmab done".  The hello line and each end line
+# name the kernel's clocksource at that moment: a benchmark that ended on
+# a jiffies clock timed itself in 4 ms steps, and the judge says so
+# (VMAB::Judge; the clock arguments are VMAB::Qemu's).
 # A list line "once PROG ARGS" runs PROG in the first mode only, so once per
 # variant (vmab_once=0 on the command line: in none of the modes).
 /bin/busybox --install -s /bin
@@ -64,6 +67,10 @@ set_lru() {
 }
 
 ms() { cut -d' ' -f1 /proc/uptime | tr -d .; }
+clocksource() {
+	cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2> /dev/null ||
+		echo unknown
+}
 
 # The lines of the lists in order, except that a program a later list names
 # again runs only from that later list: `make matrix` runs bench_jemalloc
@@ -89,7 +96,7 @@ merged_lists() {
 
 export VMAB_VARIANT=${vmab_variant:-unknown}
 lists=$(echo "${vmab_list:-/suite/run.list}" | tr , ' ')
-say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=${vmab_modes:-noswap-classic}"
+say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=${vmab_modes:-noswap-classic} clocksource=$(clocksource)"
 
 once=${vmab_once:-1}
 for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
@@ -120,7 +127,7 @@ for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 		/suite/$prog $args > $OUT 2> /dev/console < /dev/null
 		rc=$?
 		t1=$(ms)
-		say "@@vmab end mode=$mode prog=$prog rc=$rc ms=$(( (t1 - t0) * 10 ))"
+		say "@@vmab end mode=$mode prog=$prog rc=$rc ms=$(( (t1 - t0) * 10 )) clocksource=$(clocksource)"
 	done
 	once=0
 done

@@ -16,7 +16,7 @@
 #                 thp   CONFIG_TRANSPARENT_HUGEPAGE (khugepaged,
 #                       transhuge-stress: without it they fail, not skip)
 #                 ksm   CONFIG_KSM (ksm_tests fails without /sys/kernel/mm/ksm)
-#                 the `lean` variant has neither THP nor KSM (SPEC 6)
+#                 the `lean` variant has neither THP nor KSM (docs/contract.md 6)
 #   overcommit=M  run with /proc/sys/vm/overcommit_memory at M, then restore
 #   failcount     the exit status counts failures (khugepaged): 4 is a
 #                 failure, not kselftest's "skip"

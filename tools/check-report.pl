@@ -1,7 +1,8 @@
 #!/usr/bin/perl
 # Render the report in headless Chromium and fail on a missing image, a
 # broken internal link, a script error or anything loaded from the network;
-# leave a screenshot of the first screen beside it, to look at.
+# leave a screenshot of the first screen beside it, to see what a reader
+# sees first.
 #   tools/check-report.pl [REPORT_DIR]      (default out/report)
 # CHROMIUM names the browser binary (default: chromium, Debian's package).
 use strict;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Bisectability check: does every patch of the series build on its own?
 #
-#   tools/check-series-builds.sh [--no-off] [WORKDIR]      (WORKDIR: /work/dev/bisect)
+#   tools/check-series-builds.sh [--no-off] [WORKDIR]      (WORKDIR: ${TMPDIR:-/tmp}/vmab-bisect)
 #
 # Clones out/src/linux (git clone --shared) into WORKDIR/src, checks out the
 # `pristine` tag on a new branch, then applies patches/{common,vrange,madv-free}
@@ -22,14 +22,14 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 do_off=1
 if [ "${1:-}" = --no-off ]; then do_off=0; shift; fi
-work=${1:-/work/dev/bisect}
+work=${1:-${TMPDIR:-/tmp}/vmab-bisect}
 jobs=${JOBS:-2}
 linux=$top/out/src/linux
 seedcfg=$top/out/build/both/.config
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-case $work in /|/work|/work/main|"$top"|"$top"/*) echo "refusing WORKDIR $work" >&2; exit 2;; esac
+case $work in /|"$top"|"$top"/*) echo "refusing WORKDIR $work" >&2; exit 2;; esac
 src=$work/src build=$work/build logs=$work/logs
 rm -rf "$src" "$build" "$logs"
 mkdir -p "$build" "$logs"

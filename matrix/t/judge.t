@@ -7,6 +7,7 @@ use FindBin;
 use File::Temp qw(tempfile);
 use VMAB::File qw(spew);
 use VMAB::Judge qw(load_known expect judge);
+use VMAB::Tap qw(parse_results);
 use VMAB::Variants qw(load_variants);
 
 sub known {
@@ -114,6 +115,39 @@ is(scalar @bad, 0, 'programs that did not run are not expected');
 ($r, $p) = run(['swap-classic', 'x', 'pass']);
 push @$r, $r->[0];
 is((judge($k, 'a', $cfg{a}, $r, $p))[0]{what}, 'reported twice', 'a test reported twice');
+
+# A benchmark timed by a jiffies clock is flagged; a test program is not,
+# nor a benchmark on a TSC, nor a log from before /init named its clock.
+$r = parse_results(<<'EOT');
+@@vmab hello variant=a kernel=k modes=swap-classic clocksource=tsc-early
+@@vmab begin mode=swap-classic prog=bench_mark
+1..1
+ok 1 mark_cost
+@@vmab end mode=swap-classic prog=bench_mark rc=0 ms=20 clocksource=tsc
+@@vmab begin mode=swap-classic prog=bench_churn
+1..1
+ok 1 churn
+@@vmab end mode=swap-classic prog=bench_churn rc=0 ms=20 clocksource=refined-jiffies
+@@vmab begin mode=swap-classic prog=base_test
+1..1
+ok 1 base
+@@vmab end mode=swap-classic prog=base_test rc=0 ms=20 clocksource=refined-jiffies
+@@vmab begin mode=swap-classic prog=bench_pressure
+1..1
+ok 1 pressure
+@@vmab end mode=swap-classic prog=bench_pressure rc=0 ms=20
+@@vmab done
+EOT
+@bad = judge($k, 'a', $cfg{a}, [], $r->{programs});
+is_deeply([map { "$_->{mode} $_->{id} $_->{what}: want $_->{want}, got $_->{got}" } @bad],
+	  ['swap-classic bench_churn/* benchmark timed by jiffies: want a TSC clock, got refined-jiffies'],
+	  'a benchmark that ended on refined-jiffies, alone');
+like($bad[0]{why}[0], qr/^the guest's clocksource was refined-jiffies when bench_churn ended: .*4 ms steps/,
+     '... saying why');
+$r->{programs}[1]{clocksource} = 'jiffies';
+is(scalar(() = judge($k, 'a', $cfg{a}, [], $r->{programs})), 1, '... plain jiffies too');
+$r->{programs}[1]{clocksource} = 'tsc-early';
+is(scalar(() = judge($k, 'a', $cfg{a}, [], $r->{programs})), 0, 'tsc-early is a TSC');
 
 eval { known("p/a\t*\t*\tpass\n") };
 like($@, qr/five tab-separated/, 'a line without its why is an error');

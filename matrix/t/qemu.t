@@ -5,7 +5,7 @@ use strict;
 use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
-use VMAB::Qemu qw(boot);
+use VMAB::Qemu qw(boot host_tsc_khz clock_args kernel_cmdline);
 
 my $dir = tempdir(CLEANUP => 1);
 sub fake {
@@ -53,4 +53,43 @@ $VMAB::Qemu::QEMU = fake('quick', "echo hi; exit 3");
 $r = boot(%args, timeout => 10);
 ok(!$r->{timed_out} && !$r->{flooded}, 'exit: neither timeout nor flood');
 is($r->{status} >> 8, 3, 'exit: status kept');
+
+# The guest's clock: the host's TSC rate from its kernel log, best line first.
+{
+	local $ENV{VMAB_TSC_KHZ};
+	my $log = "[    0.000255] tsc: Detected 2694.867 MHz processor\n" .
+		  "[    0.000300] tsc: Detected 2400.000 MHz TSC\n" .
+		  "[    1.100000] tsc: Refined TSC clocksource calibration: 2399.998 MHz\n";
+	is(host_tsc_khz($log, ''), 2399998, 'the refined calibration first');
+	is(host_tsc_khz(join("\n", (split /\n/, $log)[0, 1]), ''), 2400000,
+	   'then the TSC rate where it differs from the processor\'s');
+	is(host_tsc_khz("tsc: Detected 2694.867 MHz processor\n", ''), 2694867,
+	   'then the processor\'s');
+	my $cpu = "cpu MHz\t\t: 2694.867\nflags\t\t: fpu tsc constant_tsc nonstop_tsc tsc_known_freq pni\n";
+	is(host_tsc_khz('', $cpu), 2694867, 'no log: /proc/cpuinfo where the TSC rate is known');
+	is(host_tsc_khz('', $cpu =~ s/ tsc_known_freq//r), undef, '... not where it is not');
+	is(host_tsc_khz('', $cpu =~ s/ pni/ aperfmperf pni/r), undef,
+	   '... nor where "cpu MHz" is a current frequency (aperfmperf)');
+	$ENV{VMAB_TSC_KHZ} = 1000000;
+	is(host_tsc_khz($log, $cpu), 1000000, 'VMAB_TSC_KHZ overrides');
+	$ENV{VMAB_TSC_KHZ} = 0;
+	is(host_tsc_khz($log, $cpu), undef, 'VMAB_TSC_KHZ=0: none');
+	$ENV{VMAB_TSC_KHZ} = '2.4GHz';
+	ok(!eval { host_tsc_khz($log, $cpu); 1 }, 'VMAB_TSC_KHZ must be kHz');
+}
+is(clock_args(2399998), 'tsc=reliable tsc_early_khz=2399998', 'clock arguments with a rate');
+is(clock_args(undef), 'tsc=reliable', '... and without one: the guest calibrates');
+
+# boot() gives QEMU that command line.
+{
+	local $VMAB::Qemu::CLOCK = 'tsc=reliable tsc_early_khz=2399998';
+	is(kernel_cmdline('vmab_variant=both'),
+	   'console=ttyS0 panic=-1 tsc=reliable tsc_early_khz=2399998 vmab_variant=both',
+	   'the command line: console, panic, clock, then the driver\'s');
+	$VMAB::Qemu::QEMU = fake('args', "for a in \"\$@\"; do echo \"\$a\"; done > $dir/args");
+	boot(%args, append => 'vmab_variant=both', timeout => 10);
+	my @argv = split /\n/, `cat $dir/args`;
+	my ($i) = grep { $argv[$_] eq '-append' } 0 .. $#argv;
+	is($argv[$i + 1], kernel_cmdline('vmab_variant=both'), 'QEMU gets it after -append');
+}
 done_testing;

@@ -36,6 +36,7 @@ write_report($m, $dir);
 my $md = slurp("$dir/report.md");
 like($md, qr/accelerator \*\*TCG\*\*/, 'accelerator stated');
 like($md, qr/compare ratios/, 'TCG warning');
+unlike($md, qr/clocksource/i, 'a matrix.json from before /init named its clock: no clock in the header');
 like($md, qr/^\| none \| PASS \| 6\.1\.192\+ \| noswap-classic, swap-classic \| 10 \| 100 \| 20 \| 0 \|$/m, 'summary row');
 like($md, qr/^- both: splat: WARNING: x$/m, 'boot problem listed');
 like($md, qr/^- both swap-classic `p\/a`: unexpected failure \(expected pass, got fail\)$/m, 'judge problem listed');
@@ -44,6 +45,19 @@ my $html = slurp("$dir/report.html");
 like($html, qr/<table>/, 'HTML has tables');
 like($html, qr/<td><code>p\/a<\/code><\/td>/, 'HTML cell with code');
 unlike($html, qr/\| test \|/, 'no raw markdown table left in HTML');
+
+# The header names the guest's clocksource (suite/init.sh, VMAB::Results).
+{
+	local $m->{variants}{none}{clocksources} = ['tsc-early', 'tsc'];
+	local $m->{variants}{both}{clocksources} = ['tsc-early', 'tsc'];
+	my $head = (VMAB::Report::report_md($m, $dir) =~ /^(Generated .*)$/m)[0];
+	like($head, qr/ Guest clocksource \*\*tsc-early then tsc\*\*\. Host kernel h\. /,
+	     'one clock for every variant: named once, after the accelerator');
+	$m->{variants}{both}{clocksources} = ['tsc', 'refined-jiffies'];
+	$head = (VMAB::Report::report_md($m, $dir) =~ /^(Generated .*)$/m)[0];
+	like($head, qr/ Guest clocksource \*\*tsc then refined-jiffies\*\* \(both\), \*\*tsc-early then tsc\*\* \(none\): a jiffies clock moves in 4 ms steps, so the benchmarks timed by it are flagged in "What went wrong"\. Host kernel h\. /,
+	     'clocks that differ: each with its variants, and a jiffies clock said to be one');
+}
 
 # Reader first, so that the answer comes before the evidence: the summary, the contents, the evidence, what
 # came after, then the appendix with the per-cell tables.

@@ -4,6 +4,8 @@ use strict;
 use warnings;
 use Test::More;
 use VMAB::Results qw(exit_status);
+use VMAB::Record qw(variant_record);
+use VMAB::Tap qw(parse_results);
 
 my $m = { variants => {
 	a => { outcome => 'PASS', problems => [] },
@@ -19,4 +21,37 @@ is_deeply([exit_status($m, ['a', 'b'], judge => 1)], [1, 'b (PASS, 1 unexpected)
 is_deeply([exit_status($m, ['a', 'c'])], [1, 'c (BUILDFAIL)'], 'BUILDFAIL: 1 without --judge');
 is_deeply([exit_status($m, ['d', 'a'])], [1, 'd (PANIC)'], 'PANIC: 1 without --judge');
 is_deeply([exit_status($m, ['e'])], [1, 'e (MISSING)'], 'a variant with no record: 1');
+
+# matrix.json keeps the guest's clocksource: per program, the one the run
+# ended on, and every one it named in order.
+sub record {
+	my ($text) = @_;
+	return variant_record(parsed => parse_results($text), outcome => 'PASS',
+			      problems => [], phases => {}, release => 'r');
+}
+my $x = record(<<'EOT');
+@@vmab hello variant=v kernel=k modes=m clocksource=tsc-early
+@@vmab begin mode=m prog=a
+1..1
+ok 1 x
+@@vmab end mode=m prog=a rc=0 ms=20 clocksource=tsc
+@@vmab begin mode=m prog=b
+1..1
+ok 1 y
+@@vmab end mode=m prog=b rc=0 ms=30 clocksource=tsc
+@@vmab done
+EOT
+is($x->{clocksource}, 'tsc', 'the clocksource the run ended on');
+is_deeply($x->{clocksources}, ['tsc-early', 'tsc'], 'every one named, in order, once');
+is_deeply($x->{modes}{m}{programs}{a}, { rc => 0, ms => 20, planned => 1, ran => 1, clocksource => 'tsc' },
+	  'each program with its own');
+$x = record("\@\@vmab hello variant=v kernel=k modes=m clocksource=tsc\n" .
+	    "\@\@vmab begin mode=m prog=a\n1..1\nok 1 x\n" .
+	    "\@\@vmab end mode=m prog=a rc=0 ms=20 clocksource=refined-jiffies\n");
+is($x->{clocksource}, 'refined-jiffies', 'a clock switched mid-run: the last one');
+is_deeply($x->{clocksources}, ['tsc', 'refined-jiffies'], '... after the first');
+$x = record("\@\@vmab hello variant=v kernel=k modes=m\n\@\@vmab begin mode=m prog=a\n1..1\nok 1 x\n" .
+	    "\@\@vmab end mode=m prog=a rc=0 ms=20\n");
+ok(!exists $x->{clocksource} && !exists $x->{clocksources}, 'a log from before the clock lines: no clock');
+is_deeply($x->{modes}{m}{programs}{a}, { rc => 0, ms => 20, planned => 1, ran => 1 }, '... and no key per program');
 done_testing;

@@ -18,6 +18,12 @@ is(boot_key(%in), $k, 'same inputs, same key');
 for my $what (qw(append accel qemu)) {
 	isnt(boot_key(%in, $what => "$in{$what}x"), $k, "the key follows $what");
 }
+{
+	# The clock arguments are part of the command line the guest gets.
+	local $VMAB::Qemu::CLOCK = 'tsc=reliable tsc_early_khz=1';
+	isnt(boot_key(%in), $k, 'the key follows the clock arguments (the host\'s TSC rate)');
+}
+is(boot_key(%in), $k, '... and is the same again with the same clock');
 spew("$d/bzImage", "kernel two");
 isnt(boot_key(%in), $k, 'the key follows the kernel image');
 spew("$d/bzImage", "kernel one");

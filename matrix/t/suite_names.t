@@ -60,7 +60,7 @@ my %not_data = map { $_ => 1 } (
 	qw(accelerator boot boot_reused d data fail generated got host_kernel id
 	   kernel_release modes n name outcome phases problems qemu_version
 	   question reason result since source source_version tests title
-	   variant variants want what why),
+	   variant variants want what why results test clocksources),
 	# Perl, not a key ("grep { defined } ...")
 	qw(defined),
 	# figures the report derives from data

@@ -14,6 +14,8 @@ package VMAB::Judge;
 # skip whose reason names an option the .config has, or a pass of a test
 # whose name needs an option the .config lacks, is unexpected.
 # matrix/known.tsv lists the exceptions, each with its reason (load_known).
+# A benchmark (a bench_* program) that ended on a jiffies clocksource timed
+# itself in 4 ms steps: that is unexpected too (clock_problems).
 use strict;
 use warnings;
 use Exporter 'import';
@@ -168,7 +170,21 @@ sub judge {
 				     got => 'missing', what => 'missing test' };
 		}
 	}
-	return @bad;
+	return (@bad, clock_problems({ programs => $programs }));
+}
+
+# clock_problems($parsed_results) -> one problem per benchmark run whose end
+# line names a jiffies clocksource (suite/init.sh): its figures are timed
+# in 4 ms steps (VMAB::Qemu gives the guest its TSC so that they are not).
+sub clock_problems {
+	my ($r) = @_;
+	return map {
+		{ mode => $_->{mode}, id => "$_->{prog}/*", want => 'a TSC clock',
+		  got => $_->{clocksource}, what => 'benchmark timed by jiffies',
+		  why => ["the guest's clocksource was $_->{clocksource} when $_->{prog} ended: " .
+			  'CLOCK_MONOTONIC moved in 4 ms steps, its timings are not to be trusted'] }
+	} grep { $_->{prog} =~ /^bench_/ && ($_->{clocksource} // '') =~ /jiffies/ }
+		@{$r->{programs}};
 }
 
 1;

@@ -93,7 +93,7 @@ sub counts {
 #   -> a variant's matrix.json record:
 # { outcome, why, splats, problems, phases, kernel_release, run_at,
 #   results => [records], modes => { MODE => { programs => { PROG => {rc, ms,
-#   planned, ran} }, data => [ { prog, ...figures... } ] } } }
+#   planned, ran, clocksource} }, data => [ { prog, ...figures... } ] } } }
 # The one constructor: a built and booted variant, a build failure and a
 # boot whose driver process died all get their record here.
 sub variant_record {
@@ -102,8 +102,12 @@ sub variant_record {
 	my %modes;
 	for my $p (@{$r->{programs}}) {
 		$modes{$p->{mode}}{programs}{$p->{prog}} =
-			{ map { $_ => $p->{$_} } qw(rc ms planned ran) };
+			{ (map { $_ => $p->{$_} } qw(rc ms planned ran)),
+			  (defined $p->{clocksource} ? (clocksource => $p->{clocksource}) : ()) };
 	}
+	my @clocks = grep { defined } ($r->{hello} // {})->{clocksource},
+		map { $_->{clocksource} } @{$r->{programs}};
+	my %seen;
 	for my $d (@{$r->{data}}) {
 		my %fig = %$d;
 		my $mode = delete $fig{mode};
@@ -117,6 +121,8 @@ sub variant_record {
 		phases => $o{phases} // {},
 		(defined $o{release} ? (kernel_release => $o{release}) : ()),
 		run_at => scalar gmtime,
+		(@clocks ? (clocksource => $clocks[-1],
+			    clocksources => [grep { !$seen{$_}++ } @clocks]) : ()),
 		results => $o{results} // [],
 		modes => \%modes,
 	};

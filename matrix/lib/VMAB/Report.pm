@@ -109,6 +109,7 @@ sub report_md {
 	$md .= ($m->{accelerator} // '') eq 'tcg'
 		? ' (software emulation: absolute times are distorted, compare ratios measured in the same boot).'
 		: '.';
+	$md .= ' ' . clock_sentence($m);
 	$md .= " Host kernel $m->{host_kernel}. " . verdict($m) . "\n\n";
 	$md .= "## Summary\n\n" . VMAB::Report::Summary::section($m, $dir);
 	$md .= "## Contents\n\n\0TOC\0\n";
@@ -125,6 +126,26 @@ sub report_md {
 	my $toc = toc($after, 2, 3);
 	$md =~ s/\0TOC\0\n/$toc\n/ or die "report: no place for the table of contents\n";
 	return $md;
+}
+
+# clock_sentence($m) -> the guest's clocksource in one sentence: one name
+# when every variant ran on the same, else each with its variants; a
+# jiffies clock (4 ms steps) is said to be one.  Empty for a matrix.json
+# from before /init named its clock.
+sub clock_sentence {
+	my ($m) = @_;
+	my %by;
+	for my $v (variant_names($m)) {
+		my $c = $m->{variants}{$v}{clocksources} or next;
+		push @{$by{join(' then ', @$c)}}, $v;
+	}
+	return '' unless %by;
+	my @k = sort keys %by;
+	my $s = 'Guest clocksource ' . (@k == 1 ? "**$k[0]**"
+		: join(', ', map { "**$_** (" . join(', ', @{$by{$_}}) . ')' } @k));
+	return $s . (grep({ /jiffies/ } @k)
+		? ': a jiffies clock moves in 4 ms steps, so the benchmarks timed by it are flagged in "What went wrong".'
+		: '.');
 }
 
 # One sentence: did every variant pass and match what their configuration implies?

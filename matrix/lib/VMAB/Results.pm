@@ -8,12 +8,15 @@ package VMAB::Results;
 #   variants => { V => {     (VMAB::Record::variant_record)
 #     outcome, why => [...], splats => [...], kernel_release, run_at,
 #     results => [ {variant, mode, test, status, reason, excerpt} ],
+#     clocksource (the guest's clocksource when its last program ended, else
+#     at hello), clocksources => [every one it named, in order: one unless
+#     the kernel switched clocks mid-run],
 #     phases => { config => s, build => s, boot => s, chain_copy => s,
 #                 build_from => V (whose objects it started from, itself
 #                 or "empty"), objects, objects_rebuilt },
 #     problems => [ {mode, id, want, got, what, why} ],   # VMAB::Judge
 #     modes => { MODE => {
-#       programs => { PROG => { rc, ms, planned, ran } },
+#       programs => { PROG => { rc, ms, planned, ran, clocksource } },
 #       data => [ { prog, ...figures... } ] } } } } }
 use strict;
 use warnings;

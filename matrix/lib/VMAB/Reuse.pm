@@ -2,7 +2,9 @@ package VMAB::Reuse;
 # Reusing a clean boot's logs when nothing the guest sees has changed, as a
 # build system reuses a test result whose inputs are unchanged (bazel's
 # "(cached) PASSED").  The key is a SHA-256 over the kernel image, the
-# initramfs, the kernel command line, the accelerator and the QEMU version.
+# initramfs, the whole kernel command line (with the clock arguments, which
+# follow the host's TSC rate: VMAB::Qemu::kernel_cmdline), the accelerator
+# and the QEMU version.
 # Only a boot that ended PASS with no unexpected result is kept; the logs are
 # classified and judged again on every run, so a changed matrix/known.tsv,
 # .config or driver still applies.  matrix/vmab --rerun (make RERUN=1) boots again.
@@ -11,6 +13,7 @@ use warnings;
 use Exporter 'import';
 use Digest::SHA;
 use VMAB::File qw(slurp spew);
+use VMAB::Qemu qw(kernel_cmdline);
 
 our @EXPORT_OK = qw(boot_key reusable_boot remember_boot forget_boot);
 
@@ -22,7 +25,7 @@ sub boot_key {
 		-f $f or die "no $f\n";
 		$sha->addfile($f, 'b');
 	}
-	$sha->add(join("\0", '', @o{qw(append accel qemu)}));
+	$sha->add(join("\0", '', kernel_cmdline($o{append}), @o{qw(accel qemu)}));
 	return $sha->hexdigest;
 }
 

@@ -1,10 +1,10 @@
 package VMAB::Tap;
 # Parsing the results channel (ttyS1) of one boot.  /init frames each
 # program's TAP 13 output (see suite/init.sh):
-#   @@vmab hello variant=V kernel=K modes=M
+#   @@vmab hello variant=V kernel=K modes=M clocksource=C
 #   @@vmab begin mode=M prog=P
 #   ...TAP from P, including "# @data {json}" lines...
-#   @@vmab end mode=M prog=P rc=N ms=N
+#   @@vmab end mode=M prog=P rc=N ms=N clocksource=C
 #   @@vmab done
 use strict;
 use warnings;
@@ -60,8 +60,10 @@ sub parse_tap_line {
 }
 
 # parse_results($text) -> {
-#   hello => {variant, kernel, modes} | undef, done => 0|1, errors => [...],
-#   programs => [{mode, prog, rc, ms, planned, ran, skipped}],
+#   hello => {variant, kernel, modes, clocksource} | undef, done => 0|1,
+#   errors => [...],
+#   programs => [{mode, prog, rc, ms, planned, ran, skipped, clocksource
+#                 (the guest's clock when P ended; absent from older logs)}],
 #   tests => [{id => "prog/name", mode, prog, name, result, reason,
 #              diag => ["#" lines printed since the previous result]
 #              (failures only)}],
@@ -77,9 +79,10 @@ sub parse_results {
 			$r{hello} = { map { split /=/, $_, 2 } split ' ', $1 };
 		} elsif ($l =~ /^\@\@vmab begin mode=(\S+) prog=(\S+)/) {
 			$cur = { mode => $1, prog => $2, rc => undef, ms => undef, lines => [] };
-		} elsif ($l =~ /^\@\@vmab end mode=(\S+) prog=(\S+) rc=(\d+) ms=(-?\d+)/) {
+		} elsif ($l =~ /^\@\@vmab end mode=(\S+) prog=(\S+) rc=(\d+) ms=(-?\d+)(?:.* clocksource=(\S+))?/) {
 			next unless $cur && $cur->{prog} eq $2 && $cur->{mode} eq $1;
 			@$cur{qw(rc ms)} = ($3 + 0, $4 + 0);
+			$cur->{clocksource} = $5 if defined $5;
 			push @{$r{programs}}, program(\%r, $cur);
 			undef $cur;
 		} elsif ($l =~ /^\@\@vmab done/) {
@@ -100,6 +103,7 @@ sub parse_results {
 sub program {
 	my ($r, $f) = @_;
 	my $p = { %$f{qw(mode prog rc ms)}, planned => 0, ran => 0, skipped => 0 };
+	$p->{clocksource} = $f->{clocksource} if defined $f->{clocksource};
 	my ($last_run, @diag);
 	my $json = JSON::PP->new;
 	for my $x (tap_results(@{$f->{lines}})) {
