@@ -53,6 +53,14 @@ for my $l ('BUG: KASAN: use-after-free in foo', 'BUG: sleeping function called f
 # WARNING inside an OOM report is still a splat.
 is(scalar find_splats("x invoked oom-killer: gfp\nWARNING: at foo\nCall Trace:\n"), 1,
    'WARNING inside an OOM report counts');
+# A memcg OOM that finds its victim already dying ends without a kill; a
+# stack after it is a splat again (memory.max lowered below the usage:
+# suite/reclaim_test.c).
+is_deeply([find_splats("x invoked oom-killer: gfp\nCall Trace:\n" .
+		       "Out of memory and no killable processes...\n" .
+		       "BUG: kernel NULL pointer dereference\nCall Trace:\n")],
+	  ['BUG: kernel NULL pointer dereference', 'Call Trace:'],
+	  'an OOM report without a kill ends where it says so');
 
 # /init giving up on a mode is a failure, not a timeout.
 $c = classify(console => '', results => parse_results("\@\@vmab hello variant=x\n\@\@vmab error mode swap-mglru: swapon failed\n"));

@@ -26,7 +26,7 @@ my @SPLAT = (
 # An OOM kill dumps a stack with "Call Trace:" by design: a stack inside an
 # OOM report is not a splat (anything else in it, like WARNING:, still is).
 my $OOM_START = qr/invoked oom-killer:/;
-my $OOM_END = qr/(?:Out of memory|Memory cgroup out of memory): Killed process|oom_reaper:|oom-kill:constraint/;
+my $OOM_END = qr/(?:Out of memory|Memory cgroup out of memory): Killed process|oom_reaper:|oom-kill:constraint|Out of memory and no killable processes/;
 
 # find_splats($console_text) -> list of offending lines (first line of each)
 sub find_splats {
