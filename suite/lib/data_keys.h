@@ -12,6 +12,7 @@
 
 #define DKIND_BENCH                    "bench"
 #define DKIND_FUZZ                     "fuzz"
+#define DKIND_RECLAIM_ORDER            "reclaim_order"
 #define DKIND_SCENARIO                 "scenario"
 #define DKIND_STRESS                   "stress"
 
@@ -77,6 +78,8 @@
 #define DK_MADV_FREE_ERRNO             "madv_free_errno"
 #define DK_MADV_FREE_KERNEL            "madv_free_kernel"
 #define DK_MALLOC_CONF                 "malloc_conf"
+#define DK_MARKED_PAGES                "marked_pages"
+#define DK_MARKED_TAKEN                "marked_taken"
 #define DK_MARKS                       "marks"
 #define DK_MEMCG_ANON_DELTA_KB         "memcg_anon_delta_kb"
 #define DK_MEMCG_COUNTER_DISCARDED     "memcg_counter_discarded"
@@ -190,6 +193,8 @@
 #define DK_THP_WORKERS                 "thp_workers"
 #define DK_THREADS                     "threads"
 #define DK_TIMED_OUT                   "timed_out"
+#define DK_UNMARKED_PAGES              "unmarked_pages"
+#define DK_UNMARKED_SWAPPED            "unmarked_swapped"
 #define DK_UNMARKS                     "unmarks"
 #define DK_UNMARKS_PURGED              "unmarks_purged"
 #define DK_UNWRITTEN_DISCARDED         "unwritten_discarded"

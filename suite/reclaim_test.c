@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What reclaim takes first, and what it scans (SPEC 4.5, 9).
+ *
+ * Both designs exist so that reclaim takes memory that user space said it
+ * can lose instead of swapping out memory it still uses.  With 2048 pages
+ * in use and 2048 marked ones written after them in one memory cgroup,
+ * memory.reclaim of the marked size must take at least 95% of the marked
+ * pages and swap out at most 5% of the others, with swap and without,
+ * under the classic LRU and MGLRU, for design A (vrange) and design B
+ * (MADV_FREE) alike.
+ *
+ * For design A also: a volatile page read after marking is purged all the
+ * same (the rule Documentation/mm/vrange.rst gives, in both LRUs), and
+ * volatile memory somewhere does not make reclaim scan anon memory that
+ * has no swap to go to, nor delay an OOM kill there.
+ *
+ * Each test pins itself to one CPU, so that the per-CPU LRU batches that
+ * new pages pass through are drained by the reclaim it starts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "vmab.h"
+
+#define NPAGES(len) ((long)((len) / PAGE_SZ))
+#define USED_LEN (2048 * PAGE_SZ)	/* memory the application still uses */
+#define MARKED_LEN (2048 * PAGE_SZ)	/* memory it marked */
+#define USED_SEED 0x75736564u
+#define MARKED_SEED 0x6d61726bu
+
+enum design { D_VRANGE, D_MADV_FREE };
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Fill page i of [p, p + len) with the pattern of seed + i. */
+static void fill_pages(char *p, size_t len, unsigned int seed)
+{
+	long i;
+
+	for (i = 0; i < NPAGES(len); i++)
+		fill_pattern(p + i * PAGE_SZ, PAGE_SZ, seed + i);
+}
+
+/* Pages of [p, p + len) that do not hold their pattern any more. */
+static long changed_pages(const char *p, size_t len, unsigned int seed)
+{
+	long i, n = 0;
+
+	for (i = 0; i < NPAGES(len); i++)
+		n += check_pattern(p + i * PAGE_SZ, PAGE_SZ, seed + i) != -1;
+	return n;
+}
+
+/* Pages of [p, p + len) that mincore(2) reports as not resident. */
+static long nonresident_pages(const void *p, size_t len)
+{
+	long n = resident_pages(p, len);
+
+	return n < 0 ? -1 : NPAGES(len) - n;
+}
+
+static long vrange_call(void *p, size_t len, int mode, int *purged)
+{
+	return sys_vrange((unsigned long)p, len, mode, purged);
+}
+
+FIXTURE(rcl) {
+	const char *skip;	/* why this design cannot run here */
+	int have_cg;
+	struct memcg cg;
+};
+
+FIXTURE_VARIANT(rcl) {
+	int design;
+};
+
+FIXTURE_VARIANT_ADD(rcl, vrange) {
+	.design = D_VRANGE,
+};
+
+FIXTURE_VARIANT_ADD(rcl, madv_free) {
+	.design = D_MADV_FREE,
+};
+
+/*
+ * The setup both fixtures share: pinned, in a memory cgroup of the test's
+ * own.  NULL, or why the test skips (SKIP in a fixture's setup would not
+ * stop the test body in 6.1's harness).
+ */
+static const char *setup_memcg(int design, struct memcg *cg, int *have_cg)
+{
+	const char *why;
+
+	pin_cpu0();
+	if (design == D_VRANGE && !vrange_supported())
+		return "CONFIG_VRANGE=n";
+	if (design == D_MADV_FREE && !madv_free_supported())
+		return "CONFIG_MADV_FREE=n";
+	why = need_memcg();
+	if (why)
+		return why;
+	if (memcg_create(cg, "rcl") || memcg_enter(cg))
+		return "could not create or enter a memory cgroup";
+	*have_cg = 1;
+	return NULL;
+}
+
+static void teardown_memcg(struct memcg *cg, int have_cg)
+{
+	if (have_cg) {
+		memcg_leave();
+		memcg_destroy(cg);
+	}
+}
+
+FIXTURE_SETUP(rcl)
+{
+	self->skip = setup_memcg(variant->design, &self->cg, &self->have_cg);
+}
+
+FIXTURE_TEARDOWN(rcl)
+{
+	teardown_memcg(&self->cg, self->have_cg);
+}
+
+/* Design A's own rules, one variant. */
+FIXTURE(vrange_reclaim) {
+	const char *skip;
+	int have_cg;
+	struct memcg cg;
+};
+
+FIXTURE_SETUP(vrange_reclaim)
+{
+	self->skip = setup_memcg(D_VRANGE, &self->cg, &self->have_cg);
+}
+
+FIXTURE_TEARDOWN(vrange_reclaim)
+{
+	teardown_memcg(&self->cg, self->have_cg);
+}
+
+/*
+ * 2048 pages in use, then 2048 marked pages written after them (so the
+ * marked ones are the younger on every LRU list), and memory.reclaim of
+ * exactly the marked size.
+ */
+TEST_F(rcl, marked_memory_goes_first)
+{
+	char *used, *marked;
+	long swapout0, taken, swapped;
+	struct vmab_data dd;
+	int purged = 0;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	used = map_anon(USED_LEN);
+	marked = map_anon(MARKED_LEN);
+	ASSERT_NE(MAP_FAILED, used);
+	ASSERT_NE(MAP_FAILED, marked);
+	ASSERT_EQ(0, no_hugepage(used, USED_LEN));
+	ASSERT_EQ(0, no_hugepage(marked, MARKED_LEN));
+	fill_pages(used, USED_LEN, USED_SEED);
+	fill_pages(marked, MARKED_LEN, MARKED_SEED);
+	if (variant->design == D_VRANGE) {
+		ASSERT_EQ((long)MARKED_LEN,
+			  vrange_call(marked, MARKED_LEN, VRANGE_VOLATILE, NULL));
+	} else {
+		ASSERT_EQ(0, madvise(marked, MARKED_LEN, MADV_FREE));
+	}
+
+	swapout0 = vmstat_get("pswpout");
+	memcg_reclaim(&self->cg, MARKED_LEN);	/* -EAGAIN: less than asked */
+	taken = nonresident_pages(marked, MARKED_LEN);
+	/* What reclaim wrote to swap can only be the memory in use. */
+	swapped = swapout0 < 0 ? 0 : vmstat_get("pswpout") - swapout0;
+
+	data_begin(&dd, DKIND_RECLAIM_ORDER);
+	data_str(&dd, DK_DESIGN,
+		 variant->design == D_VRANGE ? "vrange" : "madv_free");
+	data_long(&dd, DK_MARKED_PAGES, NPAGES(MARKED_LEN));
+	data_long(&dd, DK_MARKED_TAKEN, taken);
+	data_long(&dd, DK_UNMARKED_PAGES, NPAGES(USED_LEN));
+	data_long(&dd, DK_UNMARKED_SWAPPED, swapped);
+	data_emit(&dd);
+
+	EXPECT_GE(taken, NPAGES(MARKED_LEN) * 95 / 100);
+	EXPECT_LE(swapped, NPAGES(USED_LEN) * 5 / 100);
+	/* Swapped out or not, the memory in use is intact. */
+	EXPECT_EQ(0, changed_pages(used, USED_LEN, USED_SEED));
+	if (variant->design == D_VRANGE) {
+		ASSERT_EQ((long)MARKED_LEN,
+			  vrange_call(marked, MARKED_LEN, VRANGE_NONVOLATILE,
+				      &purged));
+		EXPECT_EQ(taken > 0, purged);
+	}
+	munmap(used, USED_LEN);
+	munmap(marked, MARKED_LEN);
+}
+
+/*
+ * The rule for a volatile page read after marking (vrange.rst, "Volatile
+ * pages go first"): purged however recently it was used, under the classic
+ * LRU and MGLRU alike.  256 pages, each read after marking, and
+ * memory.reclaim of their size: every one is purged.
+ */
+TEST_F(vrange_reclaim, read_after_marking_is_purged)
+{
+	const size_t len = 256 * PAGE_SZ;
+	long purged0, purged_delta;
+	int purged = 0;
+	char *p;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, len));
+	fill_pages(p, len, MARKED_SEED);
+	ASSERT_EQ((long)len, vrange_call(p, len, VRANGE_VOLATILE, NULL));
+	touch_read(p, len);
+
+	purged0 = vmstat_get("pgvrange_purged");
+	memcg_reclaim(&self->cg, len);
+	purged_delta = vmstat_get("pgvrange_purged") - purged0;
+
+	EXPECT_EQ(NPAGES(len), purged_delta);
+	EXPECT_EQ(NPAGES(len), nonresident_pages(p, len));
+	ASSERT_EQ((long)len, vrange_call(p, len, VRANGE_NONVOLATILE, &purged));
+	EXPECT_EQ(1, purged);
+	EXPECT_TRUE(range_is_zero(p, len));
+	munmap(p, len);
+}
+
+/*
+ * A cgroup whose memory cannot be swapped (memory.swap.max 0, or no swap
+ * at all) and holds no volatile memory, while another process holds
+ * volatile memory elsewhere: reclaim there must not scan anon memory
+ * (pgscan_anon moves by 0), and setting memory.max below what the cgroup
+ * uses kills its process at once, leaving the volatile memory alone.
+ */
+TEST_F(vrange_reclaim, without_swap_scans_no_anon)
+{
+	const size_t vol_len = 1024 * PAGE_SZ, hog_len = 2048 * PAGE_SZ;
+	long scan0, scan_delta, purged0;
+	struct memcg noswap;
+	int status, fds[2], purged = 1;
+	char *vol, c;
+	pid_t pid;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	vol = map_anon(vol_len);
+	ASSERT_NE(MAP_FAILED, vol);
+	fill_pages(vol, vol_len, MARKED_SEED);
+	ASSERT_EQ((long)vol_len, vrange_call(vol, vol_len, VRANGE_VOLATILE, NULL));
+
+	ASSERT_EQ(0, memcg_create(&noswap, "rcl-noswap"));
+	/* Absent without CONFIG_SWAP: then nothing can be swapped anyway. */
+	if (memcg_read_long(&noswap, "memory.swap.max") != -1)
+		ASSERT_EQ(0, memcg_write(&noswap, "memory.swap.max", "0"));
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char *hog;
+
+		close(fds[0]);
+		if (memcg_enter(&noswap))
+			_exit(2);
+		hog = map_anon(hog_len);
+		if (hog == MAP_FAILED)
+			_exit(3);
+		fill_pages(hog, hog_len, USED_SEED);
+		if (write(fds[1], "r", 1) != 1)
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	ASSERT_EQ(1, read(fds[0], &c, 1));
+	close(fds[0]);
+
+	scan0 = vmstat_get("pgscan_anon");
+	purged0 = vmstat_get("pgvrange_purged");
+	memcg_reclaim(&noswap, hog_len);	/* -EAGAIN: nothing to take */
+	/* Reclaim finds nothing, then the OOM killer the child. */
+	memcg_write(&noswap, "memory.max", "1M");
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	scan_delta = vmstat_get("pgscan_anon") - scan0;
+	memcg_destroy(&noswap);
+
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("child status 0x%x", status);
+	EXPECT_EQ(0, scan_delta);
+	EXPECT_EQ(0, vmstat_get("pgvrange_purged") - purged0);
+	ASSERT_EQ((long)vol_len,
+		  vrange_call(vol, vol_len, VRANGE_NONVOLATILE, &purged));
+	EXPECT_EQ(0, purged);
+	EXPECT_EQ(0, changed_pages(vol, vol_len, MARKED_SEED));
+	munmap(vol, vol_len);
+}
+
+TEST_HARNESS_MAIN
