@@ -48,7 +48,10 @@ my $m = {
 			'swap-classic' => {
 				data => [ datum(%reclaim_a), datum(%reclaim_b), datum(%np_a), datum(%np_b),
 					  datum(%cache_b),
-					  { prog => 'bench_x', kind => 'bench', scenario => 'memcg_reclaim' } ],
+					  { prog => 'bench_x', kind => 'bench', scenario => 'memcg_reclaim' },
+					  { prog => 'reclaim_test', kind => 'reclaim_order', design => 'vrange',
+					    marked_pages => 2048, marked_taken => 2048, unmarked_pages => 2048,
+					    unmarked_swapped => 0 } ],
 			},
 			'noswap-mglru' => {
 				data => [ datum(%reclaim_a, pages_discarded => 1500, counter_discarded => 1400),
@@ -126,5 +129,15 @@ like(VMAB::Report::Scenarios::section($m, '/x'), qr/B: MADV_FREE: in 3 of 3 pres
 # Renders with the report's HTML subset, and copes with no figures at all.
 like(md_to_html($app, 't'), qr/<table>/, 'tables survive the HTML conversion');
 like(VMAB::Report::Scenarios::section({ variants => {} }, '/x'), qr/No scenario figures/, 'an empty run says so');
+
+# What reclaim takes first (suite/reclaim_test.c), with the figures from
+# before written once.
+{
+	my $lru = VMAB::Report::Scenarios::q_lru([], $m);
+	like($lru, qr/^- .*2048 pages in use and 2048 marked pages written after them, .*took 2048 marked pages, swapped out 0 pages in use \(both\/swap-classic\)\.$/m,
+	     'reclaim order: taken and swapped, with where');
+	like($lru, qr/^Before vrange patch 14 .* took 195 and swapped out all 2048/m, '... and what it was before');
+	is(VMAB::Report::Scenarios::q_lru([], { variants => {} }), '', 'no figures: nothing');
+}
 
 done_testing;
