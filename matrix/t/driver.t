@@ -106,7 +106,7 @@ spew("$out/build/dev/.config", "CONFIG_SWAP=y\nCONFIG_LRU_GEN=y\nCONFIG_MEMCG=y\
 # vmab judge and vmab report classify the last boot again.
 my $m = { generated => "g", accelerator => "tcg", qemu_version => "7.2", host_kernel => "h",
 	  source_version => "6.1.192", variants => {
-	dev => variant_record(outcome => 'FAIL', why => ['an old verdict'], results => [{ mode => 'm' }],
+	dev => variant_record(outcome => 'FAIL', why => ['an old verdict'], results => [{ mode => 'm', test => 'base_test/old', status => 'fail' }],
 			      phases => { build => 5, boot => 7 }, release => '6.1.192+'),
 	broken => variant_record(outcome => 'BUILDFAIL', why => ['make failed']),
 } };
