@@ -43,6 +43,23 @@ long meminfo_kb(const char *name)
 	return keyed_value("/proc/meminfo", name, ':');
 }
 
+long kswapd_gave_up(void)
+{
+	char line[256];
+	long any = -1, v;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " node_unreclaimable: %ld", &v) != 1)
+			continue;
+		any = any > v ? any : v;
+	}
+	fclose(f);
+	return any;
+}
+
 long swap_used_kb(void)
 {
 	long total = meminfo_kb("SwapTotal"), free = meminfo_kb("SwapFree");

@@ -70,6 +70,12 @@ long vmstat_get(const char *name);		/* /proc/vmstat */
 int vmstat_refresh(void);
 long meminfo_kb(const char *name);		/* /proc/meminfo, "Name:" */
 long swap_used_kb(void);			/* SwapTotal - SwapFree */
+/*
+ * 1 if kswapd has given up on a node (/proc/zoneinfo node_unreclaimable:
+ * MAX_RECLAIM_RETRIES runs that reclaimed nothing; only a direct reclaim
+ * that reclaims something wakes it again), 0 if on none.
+ */
+long kswapd_gave_up(void);
 
 /* Memory helpers. */
 void *map_anon(size_t len);			/* private anon, MAP_FAILED on error */
