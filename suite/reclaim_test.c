@@ -250,35 +250,29 @@ TEST_F(vrange_reclaim, read_after_marking_is_purged)
 }
 
 /*
- * A cgroup whose memory cannot be swapped (memory.swap.max 0, or no swap
- * at all) and holds no volatile memory, while another process holds
- * volatile memory elsewhere: reclaim there must not scan anon memory
- * (pgscan_anon moves by 0), and setting memory.max below what the cgroup
- * uses kills its process at once, leaving the volatile memory alone.
+ * A child in a cgroup whose memory cannot be swapped (memory.swap.max 0,
+ * or no swap at all) fills hog_len, then memory.reclaim of that size and
+ * memory.max 1M kill it.  *scan: the pgscan_anon delta; *ns: from
+ * memory.reclaim to the child's death; the child's wait status.
  */
-TEST_F(vrange_reclaim, without_swap_scans_no_anon)
+static int oom_without_swap(size_t hog_len, long *scan, uint64_t *ns)
 {
-	const size_t vol_len = 1024 * PAGE_SZ, hog_len = 2048 * PAGE_SZ;
-	long scan0, scan_delta, purged0;
 	struct memcg noswap;
-	int status, fds[2], purged = 1;
-	char *vol, c;
+	int status = -1, fds[2];
+	long scan0;
+	uint64_t t0;
 	pid_t pid;
+	char c;
 
-	if (self->skip)
-		SKIP(return, "%s", self->skip);
-	vol = map_anon(vol_len);
-	ASSERT_NE(MAP_FAILED, vol);
-	fill_pages(vol, vol_len, MARKED_SEED);
-	ASSERT_EQ((long)vol_len, vrange_call(vol, vol_len, VRANGE_VOLATILE, NULL));
-
-	ASSERT_EQ(0, memcg_create(&noswap, "rcl-noswap"));
+	if (memcg_create(&noswap, "rcl-noswap"))
+		return -1;
 	/* Absent without CONFIG_SWAP: then nothing can be swapped anyway. */
-	if (memcg_read_long(&noswap, "memory.swap.max") != -1)
-		ASSERT_EQ(0, memcg_write(&noswap, "memory.swap.max", "0"));
-	ASSERT_EQ(0, pipe(fds));
+	if (memcg_read_long(&noswap, "memory.swap.max") != -1 &&
+	    memcg_write(&noswap, "memory.swap.max", "0"))
+		goto out;
+	if (pipe(fds))
+		goto out;
 	pid = fork();
-	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		char *hog;
 
@@ -295,21 +289,67 @@ TEST_F(vrange_reclaim, without_swap_scans_no_anon)
 			pause();
 	}
 	close(fds[1]);
-	ASSERT_EQ(1, read(fds[0], &c, 1));
+	if (pid < 0 || read(fds[0], &c, 1) != 1) {
+		close(fds[0]);
+		goto out;
+	}
 	close(fds[0]);
 
 	scan0 = vmstat_get("pgscan_anon");
-	purged0 = vmstat_get("pgvrange_purged");
+	t0 = now_ns();
 	memcg_reclaim(&noswap, hog_len);	/* -EAGAIN: nothing to take */
 	/* Reclaim finds nothing, then the OOM killer the child. */
 	memcg_write(&noswap, "memory.max", "1M");
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	scan_delta = vmstat_get("pgscan_anon") - scan0;
+	if (waitpid(pid, &status, 0) != pid)
+		status = -1;
+	*ns = now_ns() - t0;
+	*scan = vmstat_get("pgscan_anon") - scan0;
+out:
 	memcg_destroy(&noswap);
+	return status;
+}
 
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-		TH_LOG("child status 0x%x", status);
-	EXPECT_EQ(0, scan_delta);
+/*
+ * Volatile memory in one process must not make reclaim scan anon memory
+ * that has no swap to go to elsewhere, nor delay an OOM kill there: the
+ * same OOM in a cgroup without swap, first with no volatile memory
+ * anywhere, then while this process holds some.  pgscan_anon moves by 0
+ * both times, the child is killed both times, and the volatile memory is
+ * left alone.  The two times are reported side by side (one boot).
+ */
+TEST_F(vrange_reclaim, without_swap_scans_no_anon)
+{
+	const size_t vol_len = 1024 * PAGE_SZ, hog_len = 2048 * PAGE_SZ;
+	long scan_without = -1, scan_with = -1, purged0;
+	uint64_t ns_without = 0, ns_with = 0;
+	int st_without, st_with, purged = 1;
+	struct vmab_data dd;
+	char *vol;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	st_without = oom_without_swap(hog_len, &scan_without, &ns_without);
+
+	vol = map_anon(vol_len);
+	ASSERT_NE(MAP_FAILED, vol);
+	fill_pages(vol, vol_len, MARKED_SEED);
+	ASSERT_EQ((long)vol_len, vrange_call(vol, vol_len, VRANGE_VOLATILE, NULL));
+	purged0 = vmstat_get("pgvrange_purged");
+	st_with = oom_without_swap(hog_len, &scan_with, &ns_with);
+
+	data_begin(&dd, DKIND_NOSWAP_OOM);
+	data_long(&dd, DK_PGSCAN_ANON_WITHOUT_VOLATILE, scan_without);
+	data_long(&dd, DK_PGSCAN_ANON_WITH_VOLATILE, scan_with);
+	data_long(&dd, DK_NS_OOM_WITHOUT_VOLATILE, (long)ns_without);
+	data_long(&dd, DK_NS_OOM_WITH_VOLATILE, (long)ns_with);
+	data_emit(&dd);
+
+	EXPECT_TRUE(WIFSIGNALED(st_without) && WTERMSIG(st_without) == SIGKILL)
+		TH_LOG("child status 0x%x", st_without);
+	EXPECT_TRUE(WIFSIGNALED(st_with) && WTERMSIG(st_with) == SIGKILL)
+		TH_LOG("child status 0x%x", st_with);
+	EXPECT_EQ(0, scan_without);
+	EXPECT_EQ(0, scan_with);
 	EXPECT_EQ(0, vmstat_get("pgvrange_purged") - purged0);
 	ASSERT_EQ((long)vol_len,
 		  vrange_call(vol, vol_len, VRANGE_NONVOLATILE, &purged));

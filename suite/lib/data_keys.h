@@ -13,6 +13,7 @@
 #define DKIND_BENCH                    "bench"
 #define DKIND_FUZZ                     "fuzz"
 #define DKIND_RECLAIM_ORDER            "reclaim_order"
+#define DKIND_NOSWAP_OOM               "noswap_oom"
 #define DKIND_SCENARIO                 "scenario"
 #define DKIND_STRESS                   "stress"
 
@@ -198,6 +199,10 @@
 #define DK_TIMED_OUT                   "timed_out"
 #define DK_UNMARKED_PAGES              "unmarked_pages"
 #define DK_UNMARKED_SWAPPED            "unmarked_swapped"
+#define DK_PGSCAN_ANON_WITHOUT_VOLATILE "pgscan_anon_without_volatile"
+#define DK_PGSCAN_ANON_WITH_VOLATILE   "pgscan_anon_with_volatile"
+#define DK_NS_OOM_WITHOUT_VOLATILE     "ns_oom_without_volatile"
+#define DK_NS_OOM_WITH_VOLATILE        "ns_oom_with_volatile"
 #define DK_UNMARKS                     "unmarks"
 #define DK_UNMARKS_PURGED              "unmarks_purged"
 #define DK_UNWRITTEN_DISCARDED         "unwritten_discarded"
