@@ -44,15 +44,6 @@
 
 /* --- helpers specific to this program --------------------------------- */
 
-static void pin_to_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* Drain this CPU's LRU batches: MADV_COLD starts with lru_add_drain(). */
 static void drain(void)
 {

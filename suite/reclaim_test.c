@@ -40,42 +40,6 @@
 
 enum design { D_VRANGE, D_MADV_FREE };
 
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* Fill page i of [p, p + len) with the pattern of seed + i. */
-static void fill_pages(char *p, size_t len, unsigned int seed)
-{
-	long i;
-
-	for (i = 0; i < NPAGES(len); i++)
-		fill_pattern(p + i * PAGE_SZ, PAGE_SZ, seed + i);
-}
-
-/* Pages of [p, p + len) that do not hold their pattern any more. */
-static long changed_pages(const char *p, size_t len, unsigned int seed)
-{
-	long i, n = 0;
-
-	for (i = 0; i < NPAGES(len); i++)
-		n += check_pattern(p + i * PAGE_SZ, PAGE_SZ, seed + i) != -1;
-	return n;
-}
-
-/* Pages of [p, p + len) that mincore(2) reports as not resident. */
-static long nonresident_pages(const void *p, size_t len)
-{
-	long n = resident_pages(p, len);
-
-	return n < 0 ? -1 : NPAGES(len) - n;
-}
-
 static long vrange_call(void *p, size_t len, int mode, int *purged)
 {
 	return sys_vrange((unsigned long)p, len, mode, purged);
@@ -108,7 +72,7 @@ static const char *setup_memcg(int design, struct memcg *cg, int *have_cg)
 {
 	const char *why;
 
-	pin_cpu0();
+	pin_to_cpu0();
 	if (design == D_VRANGE && !vrange_supported())
 		return "CONFIG_VRANGE=n";
 	if (design == D_MADV_FREE && !madv_free_supported())

@@ -72,15 +72,6 @@ FIXTURE_VARIANT_ADD(scn, madv_free) {
 	.design = D_MADV_FREE,
 };
 
-/* Fill page i of [p, p + len) with the pattern of seed + i. */
-static void fill_pages(char *p, size_t len, unsigned int seed)
-{
-	long i;
-
-	for (i = 0; i < NPAGES(len); i++)
-		fill_pattern(p + i * PAGE_SZ, PAGE_SZ, seed + i);
-}
-
 /* The global scenario's knob (put back by knob_restore_all()). */
 #define MIN_FREE "/proc/sys/vm/min_free_kbytes"
 
@@ -190,14 +181,6 @@ static int unmark_vrange(void *p, size_t len, int *purged)
 	if (r < 0)
 		return -errno;
 	return r == (long)len ? 0 : -EIO;
-}
-
-/* Pages of [p, p + len) that mincore(2) reports as not resident. */
-static long nonresident_pages(const void *p, size_t len)
-{
-	long n = resident_pages(p, len);
-
-	return n < 0 ? -1 : NPAGES(len) - n;
 }
 
 /* Index of the first page mincore(2) reports as not resident, or -1. */

@@ -55,35 +55,9 @@
 
 /* --- helpers specific to this program --------------------------------- */
 
-static void pin_to_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 static long vr(void *p, size_t len, int mode, int *purged)
 {
 	return sys_vrange((unsigned long)p, len, mode, purged);
-}
-
-/* Pages of [p, p + len) that mincore(2) reports not resident. */
-static long nonresident(void *p, size_t len)
-{
-	size_t i, n = len / PAGE_SZ;
-	unsigned char *vec = malloc(n);
-	long cnt = 0;
-
-	if (!vec || mincore(p, len, vec)) {
-		free(vec);
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		cnt += !(vec[i] & 1);
-	free(vec);
-	return cnt;
 }
 
 /* pagemap entry of the page at p (bit 63 present, bit 62 swapped). */
@@ -115,30 +89,10 @@ static long events(const char *name)
 		ASSERT_EQ((long)(n), events(name) - (before));		\
 } while (0)
 
-/* A pattern of its own in every page, so pages can be judged one by one. */
-static void fill_pages(char *p, size_t len, unsigned int seed)
-{
-	size_t off;
-
-	for (off = 0; off < len; off += PAGE_SZ)
-		fill_pattern(p + off, PAGE_SZ, seed + off / PAGE_SZ);
-}
-
 /* 1 if the page at p + off holds what fill_pages() wrote there. */
 static int page_intact(const char *p, size_t off, unsigned int seed)
 {
 	return check_pattern(p + off, PAGE_SZ, seed + off / PAGE_SZ) == -1;
-}
-
-/* Index of the first page of [p, p + len) that lost its data, or -1. */
-static long check_pages(const char *p, size_t len, unsigned int seed)
-{
-	size_t off;
-
-	for (off = 0; off < len; off += PAGE_SZ)
-		if (!page_intact(p, off, seed))
-			return off / PAGE_SZ;
-	return -1;
 }
 
 /* A filled, volatile mapping of len bytes. */
@@ -163,7 +117,7 @@ static long pageout_all(char *p, size_t len)
 	for (i = 0; i < 20; i++) {
 		if (madvise(p, len, MADV_PAGEOUT))
 			return -errno;
-		n = nonresident(p, len);
+		n = nonresident_pages(p, len);
 		if (n == (long)(len / PAGE_SZ))
 			break;
 	}
@@ -179,7 +133,7 @@ static long reclaim_all(const struct memcg *cg, char *p, size_t len,
 
 	for (i = 0; i < tries; i++) {
 		memcg_reclaim(cg, 64UL << 20);	/* -EAGAIN: not all of it */
-		n = nonresident(p, len);
+		n = nonresident_pages(p, len);
 		if (n == (long)(len / PAGE_SZ))
 			break;
 	}
@@ -573,7 +527,7 @@ TEST_F(vr, query_counts_volatile_bytes)
 	/* QUERY changed nothing */
 	ASSERT_EQ(vmas, count_vmas());
 	ASSERT_EQ(1, smaps_has_flag(p + PAGE_SZ, "vo"));
-	ASSERT_EQ(-1, check_pages(p, 8 * PAGE_SZ, SEED));
+	ASSERT_EQ(-1, first_changed_page(p, 8 * PAGE_SZ, SEED));
 }
 
 TEST_F(vr, data_intact_without_pressure)
@@ -586,14 +540,14 @@ TEST_F(vr, data_intact_without_pressure)
 	p = volatile_area(LEN, SEED);
 	ASSERT_NE(NULL, p);
 	/* Volatile pages that were not purged read normally */
-	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
 	ASSERT_EQ(0, purged);
 	purged = 7;
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(0, purged);
-	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
-	ASSERT_EQ(0, nonresident(p, LEN));
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
+	ASSERT_EQ(0, nonresident_pages(p, LEN));
 	ASSERT_EVENTS("pgvrange_purged", purged0, 0);
 }
 
@@ -606,7 +560,7 @@ static void check_all_purged(struct __test_metadata *_metadata, char *p,
 	int purged = 7;
 	uint64_t pm = pagemap_entry(p);
 
-	ASSERT_EQ(NPAGES, nonresident(p, LEN));
+	ASSERT_EQ(NPAGES, nonresident_pages(p, LEN));
 	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
 	/* pagemap: neither present nor swapped */
 	ASSERT_EQ(0, (int)(pm >> 62));
@@ -675,7 +629,7 @@ TEST_F_TIMEOUT(vr, purge_by_memcg_limit_with_hog, 180)
 	fill_pattern(hog, hog_len, SEED + 1);	/* the hog never loses data */
 	ASSERT_EQ(-1, check_pattern(hog, hog_len, SEED + 1));
 
-	gone = nonresident(p, vlen);
+	gone = nonresident_pages(p, vlen);
 	ASSERT_LT(0, gone);
 	ASSERT_EQ((long)vlen, vr(p, vlen, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
@@ -707,7 +661,7 @@ TEST_F_TIMEOUT(vr, events_counted, 120)
 	/* Half the range: exactly those pages */
 	ASSERT_EQ(NPAGES / 2, pageout_all(p, LEN / 2));
 	ASSERT_EQ(NPAGES / 2, events("pgvrange_purged") - purged0);
-	ASSERT_EQ(0, nonresident(p + LEN / 2, LEN / 2));
+	ASSERT_EQ(0, nonresident_pages(p + LEN / 2, LEN / 2));
 	sigbus_catch(0);
 	ASSERT_EQ(1, sigbus_read(p));
 	ASSERT_EQ(0, sigbus_read(p + LEN / 2));
@@ -747,7 +701,7 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 	if (free_kb > (long)(vlen >> 10) + (128L << 10))
 		knob_set_long(NR_HUGEPAGES, (free_kb - (long)(vlen >> 10) - (64L << 10)) /
 				 (HPAGE_SZ >> 10));
-	gone = nonresident(p, vlen);
+	gone = nonresident_pages(p, vlen);
 	while (!gone && hogged < (size_t)total_kb * 1024 && nchunks < 1024) {
 		char *h = map_anon(chunk);
 
@@ -755,7 +709,7 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 		memset(h, 0x5a, chunk);
 		chunks[nchunks++] = h;
 		hogged += chunk;
-		gone = nonresident(p, vlen);
+		gone = nonresident_pages(p, vlen);
 	}
 	while (nchunks)
 		munmap(chunks[--nchunks], chunk);
@@ -797,12 +751,12 @@ TEST_F_TIMEOUT(vr, swapoff_keeps_purged_state, 300)
 	if (off == 0)	/* give the next programs their swap back first */
 		ASSERT_EQ(0, swapon("/dev/vda", 0));
 	ASSERT_EQ(0, off) TH_LOG("swapoff: %s", strerror(err));
-	ASSERT_EQ(-1, check_pages(q, LEN, SEED + 7));
-	ASSERT_EQ(NPAGES / 2, nonresident(p, LEN));
+	ASSERT_EQ(-1, first_changed_page(q, LEN, SEED + 7));
+	ASSERT_EQ(NPAGES / 2, nonresident_pages(p, LEN));
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
 	ASSERT_EQ(1, range_is_zero(p, LEN / 2));
-	ASSERT_EQ(-1, check_pages(p + LEN / 2, LEN / 2, SEED + NPAGES / 2));
+	ASSERT_EQ(-1, first_changed_page(p + LEN / 2, LEN / 2, SEED + NPAGES / 2));
 }
 
 /* --- access to purged pages ---------------------------------------------- */
@@ -949,7 +903,7 @@ static void fork_case(struct __test_metadata *_metadata, struct memcg *cg,
 		    read(to_child[0], &c, 1) != 1)
 			_exit(3);
 		if (!child_volatile) {
-			if (check_pages(p, LEN, SEED) != -1)
+			if (first_changed_page(p, LEN, SEED) != -1)
 				_exit(4);	/* lost the child's data */
 		}
 		_exit(0);
@@ -966,7 +920,7 @@ static void fork_case(struct __test_metadata *_metadata, struct memcg *cg,
 		/* the parent's side is volatile; whatever it lost reads zero */
 		ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	} else {
-		ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+		ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
 	}
 	ASSERT_EQ(1, write(to_child[1], &c, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -1033,7 +987,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged, 180)
 		SKIP(return, "no huge page was allocated");
 	ASSERT_EQ((long)len, vr(p, len, VRANGE_VOLATILE, NULL));
 	ASSERT_EQ(huge_kb, smaps_field_kb(p, "AnonHugePages"));
-	ASSERT_EQ(-1, check_pages(p, len, SEED));
+	ASSERT_EQ(-1, first_changed_page(p, len, SEED));
 	purged0 = events("pgvrange_purged");
 	ASSERT_EQ((long)(len / PAGE_SZ), pageout_all(p, len));
 	ASSERT_EVENTS("pgvrange_purged", purged0, len / PAGE_SZ);
@@ -1109,9 +1063,9 @@ TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 	ASSERT_EQ(1, tried);
 
 	ASSERT_EQ(0, smaps_field_kb(p, "AnonHugePages"));
-	ASSERT_EQ((long)npurge, nonresident(p, len));
+	ASSERT_EQ((long)npurge, nonresident_pages(p, len));
 	ASSERT_EVENTS("pgvrange_sigbus", sigbus0, 0);
-	ASSERT_EQ(-1, check_pages(p + npurge * PAGE_SZ, len - npurge * PAGE_SZ,
+	ASSERT_EQ(-1, first_changed_page(p + npurge * PAGE_SZ, len - npurge * PAGE_SZ,
 				  SEED + npurge));
 	sigbus_catch(0);
 	ASSERT_EQ(1, sigbus_read(p));
@@ -1137,13 +1091,13 @@ TEST_F_TIMEOUT(vr, mremap_keeps_volatility, 120)
 	ASSERT_EQ(1, smaps_has_flag(q, "vo"));
 	ASSERT_EQ((long)LEN, vr(q, LEN, VRANGE_QUERY, &purged));
 	ASSERT_EQ(0, purged);
-	ASSERT_EQ(-1, check_pages(q, LEN, SEED));
+	ASSERT_EQ(-1, first_changed_page(q, LEN, SEED));
 	/* It is purged at its new place like anywhere else */
 	ASSERT_EQ(NPAGES, pageout_all(q, LEN));
 	/* And the purged markers move with it */
 	p = mremap(q, LEN, LEN, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	ASSERT_EQ(dst, p);
-	ASSERT_EQ(NPAGES, nonresident(p, LEN));
+	ASSERT_EQ(NPAGES, nonresident_pages(p, LEN));
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
 	ASSERT_EQ(1, range_is_zero(p, LEN));
@@ -1199,7 +1153,7 @@ static long free_mark_unmark_pageout(struct __test_metadata *_metadata,
 	EXPECT_EQ((long)len, vr(p, len, VRANGE_NONVOLATILE, &purged));
 	EXPECT_EQ(0, purged);
 	pageout_all(p, len);	/* swaps out with swap, keeps without */
-	return check_pages(p, len, SEED);
+	return first_changed_page(p, len, SEED);
 }
 
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free, 120)
@@ -1255,7 +1209,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_inherited_by_fork, 120)
 		if (purged != 0)
 			_exit(12);
 		pageout_all(p, LEN);
-		_exit(check_pages(p, LEN, SEED) == -1 ? 0 : 13);
+		_exit(first_changed_page(p, LEN, SEED) == -1 ? 0 : 13);
 	}
 	ASSERT_EQ(0, madvise(p, LEN, MADV_DONTNEED));
 	ASSERT_EQ(1, write(go[1], &c, 1));
@@ -1370,7 +1324,7 @@ TEST_F(vr, nonvolatile_and_query_accept_locked)
 		  vr(p, 4 * PAGE_SZ, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(0, purged);
 	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
-	ASSERT_EQ(-1, check_pages(p, 4 * PAGE_SZ, SEED));
+	ASSERT_EQ(-1, first_changed_page(p, 4 * PAGE_SZ, SEED));
 }
 
 /* A purge would drop the uffd-wp bits: marking such a range is refused. */
@@ -1439,7 +1393,7 @@ TEST_F(vr, nonvolatile_at_max_map_count)
 	ASSERT_EQ((long)(4 * PAGE_SZ), whole);
 	ASSERT_EQ(0, purged);
 	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
-	ASSERT_EQ(-1, check_pages(p, 4 * PAGE_SZ, SEED));
+	ASSERT_EQ(-1, first_changed_page(p, 4 * PAGE_SZ, SEED));
 }
 
 /* --- SPEC 4.3: swap cache, KSM, and who keeps a page -------------------- */
@@ -1480,7 +1434,7 @@ TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
 	ASSERT_EQ(0, madvise(p, LEN, MADV_PAGEOUT));
 	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
 	/* A read fault maps the page and keeps it in the swap cache */
-	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
 	purged0 = events("pgvrange_purged");
 	ASSERT_EQ(NPAGES, pageout_all(p, LEN));
@@ -1545,7 +1499,7 @@ TEST_F_TIMEOUT(vr, swapped_pages_of_nonvolatile_range_stay, 180)
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(0, purged);
 	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
-	ASSERT_EQ(-1, check_pages(p, LEN, SEED));
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
 }
 
 /*

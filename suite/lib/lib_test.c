@@ -194,6 +194,30 @@ TEST(prng_sequences)
 	ASSERT_GT(10, splitmix64_below(&s, 10));
 }
 
+/* --- pages ---------------------------------------------------------------- */
+
+/* Pages judged one by one: which lost their pattern, which are resident. */
+TEST(pages_changed_and_resident)
+{
+	size_t len = 8 * PAGE_SZ;
+	char *p = map_anon(len);
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(8, nonresident_pages(p, len));	/* never touched */
+	fill_pages(p, len, 77);
+	ASSERT_EQ(0, nonresident_pages(p, len));
+	ASSERT_EQ(-1, first_changed_page(p, len, 77));
+	ASSERT_EQ(0, changed_pages(p, len, 77));
+	ASSERT_EQ(0, check_pattern(p + PAGE_SZ, PAGE_SZ, 77));	/* seed + 1 */
+	p[5 * PAGE_SZ + 100] ^= 1;
+	p[7 * PAGE_SZ] ^= 1;
+	ASSERT_EQ(5, first_changed_page(p, len, 77));
+	ASSERT_EQ(2, changed_pages(p, len, 77));
+	ASSERT_EQ(0, madvise(p + 6 * PAGE_SZ, 2 * PAGE_SZ, MADV_DONTNEED));
+	ASSERT_EQ(2, nonresident_pages(p, len));
+	munmap(p, len);
+}
+
 /* --- @data ---------------------------------------------------------------- */
 
 TEST(data_line_is_json)

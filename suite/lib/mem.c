@@ -2,6 +2,7 @@
 /* Memory helpers: mappings, patterns, residency, smaps; see vmab.h. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,36 @@ long check_pattern(const void *p, size_t len, unsigned int seed)
 	return -1;
 }
 
+void fill_pages(void *p, size_t len, unsigned int seed)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE_SZ)
+		fill_pattern((char *)p + off, PAGE_SZ, seed + off / PAGE_SZ);
+}
+
+long first_changed_page(const void *p, size_t len, unsigned int seed)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE_SZ)
+		if (check_pattern((const char *)p + off, PAGE_SZ,
+				  seed + off / PAGE_SZ) != -1)
+			return off / PAGE_SZ;
+	return -1;
+}
+
+long changed_pages(const void *p, size_t len, unsigned int seed)
+{
+	size_t off;
+	long n = 0;
+
+	for (off = 0; off < len; off += PAGE_SZ)
+		n += check_pattern((const char *)p + off, PAGE_SZ,
+				   seed + off / PAGE_SZ) != -1;
+	return n;
+}
+
 int range_is_zero(const void *p, size_t len)
 {
 	const unsigned char *c = p;
@@ -103,6 +134,22 @@ long resident_pages(const void *p, size_t len)
 		n += vec[i] & 1;
 	free(vec);
 	return n;
+}
+
+void pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+long nonresident_pages(const void *p, size_t len)
+{
+	long n = resident_pages(p, len);
+
+	return n < 0 ? -1 : (long)((len + PAGE_SZ - 1) / PAGE_SZ) - n;
 }
 
 int count_vmas(void)

@@ -83,11 +83,22 @@ void *map_anon_aligned(size_t len, size_t align);	/* for THP tests */
 void fill_pattern(void *p, size_t len, unsigned int seed);
 /* Byte offset of the first byte that differs from the pattern, or -1. */
 long check_pattern(const void *p, size_t len, unsigned int seed);
+/* Page i of [p, p+len) gets the pattern of seed + i: pages judged one by one. */
+void fill_pages(void *p, size_t len, unsigned int seed);
+/* Index of the first page that lost what fill_pages() wrote, or -1. */
+long first_changed_page(const void *p, size_t len, unsigned int seed);
+long changed_pages(const void *p, size_t len, unsigned int seed); /* how many */
 int range_is_zero(const void *p, size_t len);
 void touch_read(const void *p, size_t len);	/* read one byte per page */
 void touch_write(void *p, size_t len);		/* write one byte per page */
+/*
+ * Run on CPU 0 only, so that the per-CPU LRU batches new pages pass
+ * through are drained by the reclaim or lru_add_drain() this task starts.
+ */
+void pin_to_cpu0(void);
 /* Pages of [p, p+len) that mincore(2) reports resident, or -1. */
 long resident_pages(const void *p, size_t len);
+long nonresident_pages(const void *p, size_t len);	/* the others, or -1 */
 int count_vmas(void);				/* lines of /proc/self/maps */
 /* VmFlags of the smaps entry containing addr has the two-letter flag. */
 int smaps_has_flag(const void *addr, const char *flag);
