@@ -15,6 +15,9 @@
  *   vrange     the same free list; free is vrange(VOLATILE), reuse is
  *              vrange(NONVOLATILE) first (a purged chunk reads as zero, which
  *              the copy overwrites anyway)
+ *   vma_flag   the same free list; free is madvise(MADV_DONTFORK), reuse is
+ *              madvise(MADV_DOFORK): a control, the VMA split and merge that
+ *              vrange's marking of a chunk costs, with no design code
  *   keep       the same free list, nothing given back: the upper bound
  * Records/s for 1 and 2 threads; each design's ratio to dontneed measured in
  * the same process; time per iteration split into alloc, copy (with its
@@ -24,7 +27,10 @@
  * Each thread count runs in rounds; a round runs every design once, dontneed
  * first, so each design's ratio is taken to the dontneed run of its own
  * round, and background load that changes over the run hits every design.
- * The figures are the medians over the rounds.
+ * The figures are the medians over the rounds.  Each design's run is a
+ * process of its own: what one design leaves in the process (MADV_FREE
+ * sets MMF_VRANGE_WALK, which makes every later NONVOLATILE walk its
+ * range) must not be charged to the next.
  *
  * Usage: bench_churn [-d SECONDS] [-r ROUNDS] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T THREADS...]
  *   -d  duration of one design in one round (default 0.7)
@@ -41,6 +47,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "ksft_named.h"
 #include "vmab.h"
@@ -49,13 +56,13 @@
 #define MAX_THREADS 8
 #define MAX_ROUNDS 16
 
-enum design { D_MUNMAP, D_DONTNEED, D_MADV_FREE, D_VRANGE, D_KEEP, D_NR };
+enum design { D_MUNMAP, D_DONTNEED, D_MADV_FREE, D_VRANGE, D_VMA_FLAG, D_KEEP, D_NR };
 static const char *const design_name[D_NR] = {
-	"munmap", "dontneed", "madv_free", "vrange", "keep",
+	"munmap", "dontneed", "madv_free", "vrange", "vma_flag", "keep",
 };
 /* dontneed first: every other design's ratio is to it, in the same run. */
 static const enum design run_order[D_NR] = {
-	D_DONTNEED, D_MUNMAP, D_MADV_FREE, D_VRANGE, D_KEEP,
+	D_DONTNEED, D_MUNMAP, D_MADV_FREE, D_VRANGE, D_VMA_FLAG, D_KEEP,
 };
 
 struct record {
@@ -143,6 +150,8 @@ static char *chunk_alloc(struct arena *a)
 			a->errors++;
 		a->purged_reuses += purged == 1;
 	}
+	if (a->d == D_VMA_FLAG && madvise(p, opt.chunk, MADV_DOFORK))
+		a->errors++;
 	return p;
 }
 
@@ -163,6 +172,9 @@ static void chunk_free(struct arena *a, char *p)
 	case D_VRANGE:
 		r = sys_vrange((unsigned long)p, opt.chunk, VRANGE_VOLATILE,
 			       NULL) == (long)opt.chunk ? 0 : -1;
+		break;
+	case D_VMA_FLAG:
+		r = madvise(p, opt.chunk, MADV_DONTFORK);
 		break;
 	default:
 		break;
@@ -291,6 +303,41 @@ static double run_round(enum design d, int threads, struct config *c)
 	c->records += records;
 	c->seconds += (t1 - t0) / 1e9;
 	return records / ((t1 - t0) / 1e9);
+}
+
+/*
+ * run_round() in a child process, its figures passed back through a shared
+ * mapping; in this process if there is no memory or no fork for it.
+ */
+static double run_round_apart(enum design d, int threads, struct config *c)
+{
+	struct shared { struct config c; double rps; } *sh;
+	int status;
+	pid_t pid;
+	double rps;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return run_round(d, threads, c);
+	sh->c = *c;
+	pid = fork();
+	if (pid == 0) {
+		sh->rps = run_round(d, threads, &sh->c);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		munmap(sh, sizeof(*sh));
+		if (pid < 0)
+			return run_round(d, threads, c);
+		c->errors++;
+		return 0;
+	}
+	*c = sh->c;
+	rps = sh->rps;
+	munmap(sh, sizeof(*sh));
+	return rps;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -453,7 +500,7 @@ int main(int argc, char **argv)
 
 				if (why[d])
 					continue;
-				rps = run_round(d, opt.threads[t], c);
+				rps = run_round_apart(d, opt.threads[t], c);
 				c->rps[c->rounds] = rps;
 				if (d == D_DONTNEED)
 					base = rps;

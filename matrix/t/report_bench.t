@@ -37,6 +37,8 @@ my @swap_data = (
 	churn('dontneed', 1, 1000, faults_per_iter => 128, ns_copy_per_iter => 8e6),
 	churn('madv_free', 1, 1500, ratio_to_dontneed => 1.5, faults_per_iter => 0.1),
 	churn('vrange', 1, 1800, ratio_to_dontneed => 1.8, purged_reuses => 0),
+	churn('vma_flag', 1, 1900, ratio_to_dontneed => 1.9),
+	churn('keep', 1, 2400, ratio_to_dontneed => 2.4),
 	churn('dontneed', 2, 1000),
 	churn('madv_free', 2, 2500, ratio_to_dontneed => 2.5),
 	churn('vrange', 2, 2000, ratio_to_dontneed => 2.0, ratio_to_madv_free => 0.75, rounds => 3,
@@ -86,8 +88,8 @@ like($md, qr/vrange\(NONVOLATILE\) with nothing purged, both swap-classic: 1\.50
 like($md, qr/A getppid\(\) timed at the same point grows 600\.00x over the same sizes: the growth is the emulated system call/,
      'the control in the summary');
 
-like($md, qr/^\| swap-classic \| 1 \| 1000 \| - \| 1\.50x \| 1\.80x \| - \| 1\.20x \|$/m, 'churn row, 1 thread');
-like($md, qr/^\| swap-classic \| 2 \| 1000 \| - \| 2\.50x \| 2\.00x \(1\.8-2\.2\) \| - \| 0\.75x \|$/m,
+like($md, qr/^\| swap-classic \| 1 \| 1000 \| - \| 1\.50x \| 1\.80x \| 1\.90x \| 2\.40x \| 1\.20x \|$/m, 'churn row, 1 thread');
+like($md, qr/^\| swap-classic \| 2 \| 1000 \| - \| 2\.50x \| 2\.00x \(1\.8-2\.2\) \| - \| - \| 0\.75x \|$/m,
      'churn row, 2 threads: per-round ratios and their range preferred');
 like($md, qr/MADV_FREE vs MADV_DONTNEED churn, both swap-classic 1 thread: 1\.50x \(goal 2x: \*\*missed\*\*\)\. Why: per iteration MADV_DONTNEED takes 128\.0 page faults/,
      'MADV_FREE goal missed at 1 thread, with the fault counter');
@@ -95,7 +97,9 @@ like($md, qr/MADV_FREE vs MADV_DONTNEED churn, both swap-classic 2 threads: 2\.5
 like($md, qr/vrange vs MADV_FREE churn, both swap-classic 1 thread: 1\.20x \(goal >= 1x: met\)\./, 'vrange goal met at 1 thread');
 like($md, qr/vrange vs MADV_FREE churn, both swap-classic 2 threads: 0\.75x \(goal >= 1x: \*\*missed\*\*\)\. Why: vrange spends/,
      'vrange goal missed at 2 threads, with where the time goes');
-like($md, qr/^\| vrange \| 0\.1 µs \| 5\.0 ms \| 10\.0 µs \| 200\.0 µs \| 0\.0 \|/m, 'where the time goes');
+like($md, qr/^\| vrange \| 75% \| 0\.1 µs \| 5\.0 ms \| 10\.0 µs \| 200\.0 µs \| 0\.0 \|/m, 'where the time goes, with the share of keep');
+like($md, qr/^\| vma_flag \| 79% \|/m, '... and the VMA-flag control');
+like($md, qr/`vma_flag` is a control/, '... which the text explains');
 
 like($md, qr/^\| swap-classic \| dontneed \| 900 \| - \| 400 \| - \| 0\/1600 \| 0 \| - \| - \| - \| - \| 5000 pages \| - \| 0 \|$/m, 'pressure row, vmstat swap counter');
 like($md, qr/^\| swap-classic \| vrange \| 1200 \| 1\.33x \| 800 \| 2\.00x \| 300\/3200 \| 0 \| 4800 \| - \| 4000 \| - \| peak 0 kB \| 2 \| 0 \|$/m,

@@ -35,7 +35,7 @@ our @REFAULT_COLS = (
 	[dontneed => refault => 'after MADV_DONTNEED'], [madv_free => refault => 'after MADV_FREE'],
 	[vrange => refault => 'after vrange, not purged'], [vrange => refault_purged => 'after vrange, purged'],
 );
-our @CHURN_DESIGNS = qw(dontneed munmap madv_free vrange keep);
+our @CHURN_DESIGNS = qw(dontneed munmap madv_free vrange vma_flag keep);
 our @PRESSURE_DESIGNS = qw(dontneed madv_free vrange);
 
 sub ordered {
@@ -247,7 +247,9 @@ sub churn_section {
 	my $md = "### Allocator churn (ebizzy-like)\n\n";
 	$md .= "Threads copy a random chunk into a freshly allocated one, search it and free it; " .
 		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
-		"in the same boot and mode (`keep` gives nothing back: the upper bound). The designs run " .
+		"in the same boot and mode (`keep` gives nothing back: the upper bound; `vma_flag` is a control: " .
+		"MADV_DONTFORK on free and MADV_DOFORK on reuse, the VMA split and merge that marking a chunk " .
+		"with vrange() costs, without any design code). Each design runs in a process of its own. The designs run " .
 		"interleaved in rounds; a ratio is the median over the rounds of each round's ratio, " .
 		"with its range over the rounds in brackets.\n\n";
 	return $md . "_No churn figures in this run._\n\n" unless %$churn;
@@ -294,13 +296,16 @@ sub where_time_goes {
 	my @d = grep { ($_->{threads} // 0) == 1 } @{$modes->{$mode}};
 	return '' unless @d;
 	my %by = map { $_->{design} => $_ } @d;
-	my $md = "Where the time goes ($mode, 1 thread; per iteration):\n\n" .
-		"| design | alloc | copy (with its faults) | search | free | page faults | pglazyfree | pgvrange_purged | purged reuses |\n" .
-		"|---|---|---|---|---|---|---|---|---|\n";
+	my $md = "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
+		"| design | records/s vs keep | alloc | copy (with its faults) | search | free | page faults | pglazyfree | pgvrange_purged | purged reuses |\n" .
+		"|---|---|---|---|---|---|---|---|---|---|\n";
+	my $keep = ($by{keep} // {})->{records_per_s};
 	for my $dn (grep { $by{$_} } @CHURN_DESIGNS) {
 		my $x = $by{$dn};
 		my $it = $x->{iterations} || 1;
-		$md .= "| $dn | " . join(' | ', (map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
+		my $rk = ratio($x->{records_per_s}, $keep);
+		$md .= "| $dn | " . join(' | ', defined $rk ? sprintf('%.0f%%', 100 * $rk) : '-',
+			(map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
 			sprintf('%.1f', $x->{faults_per_iter} // 0),
 			(map { defined $x->{$_} ? sprintf('%.1f', $x->{$_} / $it) : '-' } qw(pglazyfree pgvrange_purged)),
 			$x->{purged_reuses} // '-') . " |\n";
