@@ -530,7 +530,8 @@ static void stop_hog(pid_t pid)
 
 /*
  * Wait until reclaim has taken all of [p, p + len), or some and nothing
- * more for 0.5 s, or nothing for 2 s (kswapd works on its own time).
+ * more for 0.5 s, or until kswapd has given up having taken nothing; at
+ * most 10 s (kswapd works on its own time, and slowly under KASAN).
  */
 static void wait_for_reclaim(char *p, size_t len)
 {
@@ -540,7 +541,7 @@ static void wait_for_reclaim(char *p, size_t len)
 	for (i = 0; i < 200; i++) {
 		now = nonresident_pages(p, len);
 		if (now == NPAGES(len) || (now > 0 && still >= 10) ||
-		    (now == 0 && still >= 40))
+		    (now == 0 && kswapd_gave_up() == 1))
 			break;
 		still = now == last ? still + 1 : 0;
 		last = now;
