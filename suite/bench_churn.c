@@ -15,6 +15,9 @@
  *   vrange     the same free list; free is vrange(VOLATILE), reuse is
  *              vrange(NONVOLATILE) first (a purged chunk reads as zero, which
  *              the copy overwrites anyway)
+ *   vrange_own_vma  vrange, but each chunk is a VMA of its own (a guard page
+ *              after each keeps them apart): marking a whole VMA flips its
+ *              flag, with no split or merge
  *   vma_flag   the same free list; free is madvise(MADV_DONTFORK), reuse is
  *              madvise(MADV_DOFORK): a control, the VMA split and merge that
  *              vrange's marking of a chunk costs, with no design code
@@ -56,14 +59,24 @@
 #define MAX_THREADS 8
 #define MAX_ROUNDS 16
 
-enum design { D_MUNMAP, D_DONTNEED, D_MADV_FREE, D_VRANGE, D_VMA_FLAG, D_KEEP, D_NR };
+enum design {
+	D_MUNMAP, D_DONTNEED, D_MADV_FREE, D_VRANGE, D_VRANGE_OWN_VMA,
+	D_VMA_FLAG, D_KEEP, D_NR
+};
 static const char *const design_name[D_NR] = {
-	"munmap", "dontneed", "madv_free", "vrange", "vma_flag", "keep",
+	"munmap", "dontneed", "madv_free", "vrange", "vrange_own_vma",
+	"vma_flag", "keep",
 };
 /* dontneed first: every other design's ratio is to it, in the same run. */
 static const enum design run_order[D_NR] = {
-	D_DONTNEED, D_MUNMAP, D_MADV_FREE, D_VRANGE, D_VMA_FLAG, D_KEEP,
+	D_DONTNEED, D_MUNMAP, D_MADV_FREE, D_VRANGE, D_VRANGE_OWN_VMA,
+	D_VMA_FLAG, D_KEEP,
 };
+
+static int is_vrange(enum design d)
+{
+	return d == D_VRANGE || d == D_VRANGE_OWN_VMA;
+}
 
 struct record {
 	uint64_t key;
@@ -88,6 +101,7 @@ static volatile int stop;
 struct arena {
 	enum design d;
 	char *base;
+	size_t stride;		/* from one chunk to the next */
 	char *free[FREE_LIST];
 	int nfree;
 	long purged_reuses;	/* vrange: NONVOLATILE found the chunk purged */
@@ -110,19 +124,25 @@ static int arena_init(struct arena *a, enum design d)
 	a->d = d;
 	if (d == D_MUNMAP)
 		return 0;
-	a->base = map_anon(FREE_LIST * opt.chunk);
+	a->stride = opt.chunk + (d == D_VRANGE_OWN_VMA ? PAGE_SZ : 0);
+	a->base = map_anon(FREE_LIST * a->stride);
 	if (a->base == MAP_FAILED)
 		return -1;
-	madvise(a->base, FREE_LIST * opt.chunk, MADV_NOHUGEPAGE);
-	for (i = 0; i < FREE_LIST; i++)
-		a->free[a->nfree++] = a->base + i * opt.chunk;
+	madvise(a->base, FREE_LIST * a->stride, MADV_NOHUGEPAGE);
+	for (i = 0; i < FREE_LIST; i++) {
+		a->free[a->nfree++] = a->base + i * a->stride;
+		/* The guard page: a VMA of other flags between two chunks. */
+		if (a->stride != opt.chunk &&
+		    mprotect(a->base + i * a->stride + opt.chunk, PAGE_SZ, PROT_NONE))
+			return -1;
+	}
 	return 0;
 }
 
 static void arena_fini(struct arena *a)
 {
 	if (a->base)
-		munmap(a->base, FREE_LIST * opt.chunk);
+		munmap(a->base, FREE_LIST * a->stride);
 }
 
 static char *chunk_alloc(struct arena *a)
@@ -144,7 +164,7 @@ static char *chunk_alloc(struct arena *a)
 		return NULL;
 	}
 	p = a->free[--a->nfree];
-	if (a->d == D_VRANGE) {
+	if (is_vrange(a->d)) {
 		if (sys_vrange((unsigned long)p, opt.chunk, VRANGE_NONVOLATILE,
 			       &purged) != (long)opt.chunk)
 			a->errors++;
@@ -170,6 +190,7 @@ static void chunk_free(struct arena *a, char *p)
 		r = madvise(p, opt.chunk, MADV_FREE);
 		break;
 	case D_VRANGE:
+	case D_VRANGE_OWN_VMA:
 		r = sys_vrange((unsigned long)p, opt.chunk, VRANGE_VOLATILE,
 			       NULL) == (long)opt.chunk ? 0 : -1;
 		break;
@@ -401,7 +422,7 @@ static void report(enum design d, int threads, struct config *c, int have_base, 
 	for (i = 0; i < NCOUNTERS; i++)
 		if (c->have_counter[i])
 			data_long(&dd, counters[i], c->counter[i]);
-	if (d == D_VRANGE)
+	if (is_vrange(d))
 		data_long(&dd, DK_PURGED_REUSES, c->purged);
 	data_long(&dd, DK_ERRORS, c->errors);
 	data_emit(&dd);
@@ -471,7 +492,8 @@ int main(int argc, char **argv)
 	if (!madv_free_supported())
 		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
 	if (!vrange_supported())
-		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
+		why[D_VRANGE] = why[D_VRANGE_OWN_VMA] =
+			"vrange() is not in this kernel (CONFIG_VRANGE=n)";
 
 	ksft_print_header();
 	ksft_set_plan(D_NR * opt.nthreads);
@@ -520,7 +542,7 @@ int main(int argc, char **argv)
 				ksft_test_result_skip_named(name, "%s", why[d]);
 			else
 				report(d, opt.threads[t], &cfg[d], d != D_DONTNEED,
-				       d == D_VRANGE && !why[D_MADV_FREE]);
+				       is_vrange(d) && !why[D_MADV_FREE]);
 		}
 	}
 	return 0;
