@@ -421,7 +421,7 @@ sub q_lru {
 				'scan and no later kill because another process holds volatile memory): `pgscan_anon` moved by ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_without_volatile} } @oom) . ' without and ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_with_volatile} } @oom) . ' with volatile memory ' .
-				'elsewhere; from `memory.reclaim` to the kill ' .
+				'elsewhere; from `memory.reclaim` to the kill (median of alternating rounds) ' .
 				range_str($ms, map { $_->{d}{ns_oom_without_volatile} } @oom) . ' without and ' .
 				range_str($ms, map { $_->{d}{ns_oom_with_volatile} } @oom) . ' with, a ratio with/without of ' .
 				range_str(sub { sprintf('%.2f', $_[0]) }, map { ($_->{d}{ns_oom_without_volatile} // 0) > 0 ?
