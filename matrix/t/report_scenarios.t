@@ -143,6 +143,8 @@ like(VMAB::Report::Scenarios::section({ variants => {} }, '/x'), qr/No scenario 
 	like($lru, qr/^- .*an OOM in a cgroup without swap .*`pgscan_anon` moved by 0 without and 0 with volatile memory elsewhere; from `memory.reclaim` to the kill \(median of alternating rounds\) 40 ms without and 50 ms with, a ratio with\/without of 1.25 \(both\/swap-classic\)\.$/m,
 	     'OOM without swap: scans and times side by side, with their ratio');
 	like($lru, qr/Before vrange patch 15, .* scanned 52,488 anon pages/, '... and the scans before');
+	like($lru, qr/Before vrange patches 16 and 18, .* 109 to 234 ms .* against 14 to 46 ms without\./,
+	     '... and the OOM times before');
 	is(VMAB::Report::Scenarios::q_lru([], { variants => {} }), '', 'no figures: nothing');
 }
 
