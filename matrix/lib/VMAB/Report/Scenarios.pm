@@ -78,22 +78,26 @@ sub by_order {
 	return sort { ($rank{$a} // 1e9) <=> ($rank{$b} // 1e9) || $a cmp $b } @names;
 }
 
-# All scenario figures: list of { variant, mode, d => datum }.
-sub all_data {
-	my ($m) = @_;
+# data_of_kind($matrix, $kind[, $keep]) -> the "# @data" records of that
+# kind (and that $keep->($datum) accepts), in report order: list of
+# { variant, mode, d => datum }.
+sub data_of_kind {
+	my ($m, $kind, $keep) = @_;
 	my @out;
 	my $vs = $m->{variants} // {};
 	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
 		my $modes = $vs->{$v}{modes} // {};
 		for my $mode (by_order(\@MODE_ORDER, keys %$modes)) {
-			for my $d (@{$modes->{$mode}{data} // []}) {
-				next unless ref $d eq 'HASH' && ($d->{kind} // '') eq 'scenario';
-				push @out, { variant => $v, mode => $mode, d => $d };
-			}
+			push @out, map { { variant => $v, mode => $mode, d => $_ } }
+				grep { ref $_ eq 'HASH' && ($_->{kind} // '') eq $kind && (!$keep || $keep->($_)) }
+				@{$modes->{$mode}{data} // []};
 		}
 	}
 	return @out;
 }
+
+# All scenario figures.
+sub all_data { return data_of_kind($_[0], 'scenario') }
 
 sub us {
 	my ($ns) = @_;
@@ -353,39 +357,14 @@ sub q_accounting {
 	return "$md\n";
 }
 
-# The reclaim-order figures of suite/reclaim_test.c (kind reclaim_order)
-# for one design: list of { variant, mode, d => datum }.
+# The reclaim-order figures of suite/reclaim_test.c for one design.
 sub reclaim_order {
 	my ($m, $design) = @_;
-	my @out;
-	my $vs = $m->{variants} // {};
-	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
-		my $modes = $vs->{$v}{modes} // {};
-		for my $mode (by_order(\@MODE_ORDER, keys %$modes)) {
-			push @out, map { { variant => $v, mode => $mode, d => $_ } }
-				grep { ref $_ eq 'HASH' && ($_->{kind} // '') eq 'reclaim_order' &&
-				       ($_->{design} // '') eq $design } @{$modes->{$mode}{data} // []};
-		}
-	}
-	return @out;
+	return data_of_kind($m, 'reclaim_order', sub { ($_[0]{design} // '') eq $design });
 }
 
-# The OOM-without-swap figures of suite/reclaim_test.c (kind noswap_oom):
-# list of { variant, mode, d => datum }.
-sub noswap_oom {
-	my ($m) = @_;
-	my @out;
-	my $vs = $m->{variants} // {};
-	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
-		my $modes = $vs->{$v}{modes} // {};
-		for my $mode (by_order(\@MODE_ORDER, keys %$modes)) {
-			push @out, map { { variant => $v, mode => $mode, d => $_ } }
-				grep { ref $_ eq 'HASH' && ($_->{kind} // '') eq 'noswap_oom' }
-				@{$modes->{$mode}{data} // []};
-		}
-	}
-	return @out;
-}
+# The OOM-without-swap figures of suite/reclaim_test.c.
+sub noswap_oom { return data_of_kind($_[0], 'noswap_oom') }
 
 # What the reclaim-order test saw before vrange patch 14 and madv-free
 # patch 5, on the both kernel in one boot: written once, so that a reader
