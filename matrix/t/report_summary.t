@@ -112,12 +112,14 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 		{ kind => 'bench', bench => 'mark', design => $design, op => $op, size => $size, ns_median => $ns } };
 	$mm{variants} = { both => { modes => { 'swap-classic' => { data => [
 		$bench->('keep', 1, 1000), $bench->('madv_free', 1, 950), $bench->('vrange', 1, 800),
+		$bench->('vrange_own_vma', 1, 970),
 		$mark->('vrange', 'volatile', 4096, 1000), $mark->('vrange', 'volatile', 1 << 30, 1500),
 		$mark->('madv_free', 'madv_free', 4096, 1000), $mark->('madv_free', 'madv_free', 1 << 30, 9e6),
 	] } } } };
 	my @f = VMAB::Report::Summary::figures(\%mm);
-	is_deeply([@{$f[2]}{qw(vrange madv_free)}], ['80% of keep (median of 1 runs); at least 90% in 0 of 1',
-		'95% of keep (median of 1 runs); at least 90% in 1 of 1'], 'churn against keep');
+	is_deeply([@{$f[2]}{qw(vrange madv_free)}], ['80% of keep (median of 1 runs); at least 90% in 0 of 1; ' .
+		'with a VMA per chunk (no split): 97% of keep (median of 1 runs); at least 90% in 1 of 1',
+		'95% of keep (median of 1 runs); at least 90% in 1 of 1'], 'churn against keep, vrange also with a VMA per chunk');
 	is_deeply([@{$f[3]}{qw(vrange madv_free)}], ['1.50x at 1 GiB vs 4 KiB (median of 1 variants)',
 		'9000.00x at 1 GiB vs 4 KiB (median of 1 variants)'], 'mark cost growth');
 }

@@ -115,8 +115,18 @@ sub cache_figure {
 		sum(0, map { $_->{d}{cache_wrong} // 0 } @c));
 }
 
-# Allocator churn against keep (never giving memory back), same boot and mode.
+# Allocator churn against keep (never giving memory back), same boot and
+# mode; for vrange also with a VMA per chunk (bench_churn vrange_own_vma).
 sub churn_vs_keep {
+	my ($m, $design) = @_;
+	my $s = keep_share($m, $design) // return $NOT_MEASURED;
+	my $own = $design eq 'vrange' ? keep_share($m, 'vrange_own_vma') : undef;
+	return $own ? "$s; with a VMA per chunk (no split): $own" : $s;
+}
+
+# keep_share($matrix, $bench_design) -> "N% of keep (median of n runs); at
+# least 90% in k of n", or undef without figures.
+sub keep_share {
 	my ($m, $design) = @_;
 	my $churn = VMAB::Report::Bench::collect($m, 'churn');
 	my @r;
@@ -131,7 +141,7 @@ sub churn_vs_keep {
 			}
 		}
 	}
-	return $NOT_MEASURED unless @r;
+	return undef unless @r;
 	my $met = grep { $_ >= $KEEP_GOAL } @r;
 	return sprintf('%s of keep (median of %d runs); at least %s in %d of %d', pct(median(@r)), scalar @r,
 		pct($KEEP_GOAL), $met, scalar @r);
