@@ -361,22 +361,6 @@ static double run_round_apart(enum design d, int threads, struct config *c)
 	return rps;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-	double s[MAX_ROUNDS];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 static void report(enum design d, int threads, struct config *c, int have_base, int have_mf)
 {
 	struct vmab_data dd;

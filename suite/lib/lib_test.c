@@ -218,6 +218,22 @@ TEST(pages_changed_and_resident)
 	munmap(p, len);
 }
 
+/* --- figures over rounds -------------------------------------------------- */
+
+TEST(median_leaves_its_input)
+{
+	const double odd[] = { 5, 1, 4, 1, 3 }, even[] = { 8, 2, 6, 4 };
+	double copy[4] = { 8, 2, 6, 4 };
+
+	ASSERT_EQ(3, median(odd, 5));
+	ASSERT_EQ(5, median(even, 4));		/* (4 + 6) / 2 */
+	ASSERT_EQ(1, median(odd + 1, 1));
+	ASSERT_EQ(0, median(odd, 0));
+	ASSERT_EQ(1, median((const double[]){ 1, 1, 1 }, 3));
+	median(copy, 4);
+	ASSERT_EQ(0, memcmp(copy, even, sizeof(copy)));
+}
+
 /* --- @data ---------------------------------------------------------------- */
 
 TEST(data_line_is_json)

@@ -19,6 +19,7 @@
 #include "prng.h"
 #include "sigbus.h"
 #include "size.h"
+#include "stats.h"
 
 /* Design A ABI (SPEC 4.1); defined here so tests build without the uapi. */
 #ifndef __NR_vrange
