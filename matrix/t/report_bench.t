@@ -24,6 +24,13 @@ sub churn {
 		 ns_free_per_iter => 2e5, faults_per_iter => 0, %x };
 }
 
+sub oom {
+	my ($design, $ns, %x) = @_;
+	return { kind => 'bench', bench => 'oom', prog => 'bench_oom', design => $design, rounds => 5,
+		 pages_marked => 4096, hog_kb => 8192, ns_median => $ns, ns_min => $ns / 2, ns_max => 2 * $ns,
+		 oom_kill => 5, pgscan_anon => 0, pages_discarded => 0, %x };
+}
+
 my $G = 1 << 30;
 my @swap_data = (
 	mark(qw(vrange volatile), 4096, 10_000), mark(qw(vrange volatile), $G, 200_000),
@@ -51,6 +58,8 @@ my @swap_data = (
 	  cache_ops_per_s => 800, churn_ratio_to_dontneed => 1.333, cache_ratio_to_dontneed => 2,
 	  cache_ops => 3200, cache_regenerated => 300, cache_wrong => 0, cache_pages_lost => 4800, memcg_pgvrange_purged => 4000,
 	  swap_peak_kb => 0, memcg_pgmajfault => 2, oom_kill => 0 },
+	oom('none', 10e6), oom('madv_free', 11e6, ratio_to_control => 1.1, pglazyfreed => 0),
+	oom('vrange', 40e6, ratio_to_control => 4.0, pgvrange_purged => 0, pgscan_anon => 52_488, oom_kill => 4),
 	{ kind => 'scenario', scenario => 'no_pressure', design => 'vrange' },	# not ours
 );
 my @noswap_data = (
@@ -108,6 +117,15 @@ like($md, qr/^\| swap-classic \| dontneed \| 900 \| - \| 400 \| - \| 0\/1600 \| 
 like($md, qr/^\| swap-classic \| vrange \| 1200 \| 1\.33x \| 800 \| 2\.00x \| 300\/3200 \| 0 \| 4800 \| - \| 4000 \| - \| peak 0 kB \| 2 \| 0 \|$/m,
      'pressure row, memcg counters');
 like($md, qr/^\| noswap-classic \| dontneed \| 100 \| - \| 0\.0 \| - \| 0\/\? \| 0 \| - \| - \| - \| - \| - \| - \| \*\*1\*\* \|$/m, 'OOM kill shown');
+like($md, qr/^\| both \| swap-classic \| none \| - \| 10\.0 ms \(5\.0 ms-20\.0 ms\) \| - \| 0 \| 5\/5 \| 0 \| - \|$/m,
+	'OOM row of the control');
+like($md, qr/^\| both \| swap-classic \| vrange \| 4096 \| 40\.0 ms \(20\.0 ms-80\.0 ms\) \| 4\.00x \| \*\*52488\*\* \| \*\*4\/5\*\* \| 0 \| 0 \|$/m,
+	'OOM row: an anon scan and a missing kill stand out');
+like($md, qr/^- An OOM without swap next to lazily freed memory, both swap-classic: 1\.10x the time with nothing marked, pgscan_anon 0 \(goal within 1\.25x, no anon scan: met\)\.$/m,
+	'OOM goal met');
+like($md, qr/^- An OOM without swap next to volatile memory, both swap-classic: 4\.00x the time with nothing marked, pgscan_anon 52488 \(goal within 1\.25x, no anon scan: \*\*missed\*\*\)\.$/m,
+	'OOM goal missed');
+like($md, qr/109 to 234 ms while another cgroup held 1024 volatile pages/, 'the OOM before patches 16 and 18, once');
 unlike($md, qr/no_pressure/, 'scenario data left alone');
 
 SKIP: {

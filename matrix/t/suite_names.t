@@ -65,7 +65,7 @@ my %not_data = map { $_ => 1 } (
 	qw(defined),
 	# figures the report derives from data
 	qw(absent accounting adjusted b cg_absent cg_differs cg_equal control cost
-	   differs equal garbage_pages hi lo loss met purging r ratio th
+	   differs equal garbage_pages hi lo loss met purging r ratio scan th
 	   undetected_vrange_losses),
 	# plot and page settings
 	qw(aspect chromium figure height hline images key links logx logy
@@ -73,7 +73,7 @@ my %not_data = map { $_ => 1 } (
 	# values of data fields the report groups by
 	qw(both_designs dontneed fork_cow free getppid global_pressure image_cache
 	   keep kernel lru madv_free_measured madv_pageout mark mlock_after_mark
-	   mprotect mremap no_pressure nonvolatile nonvolatile_after_purge
+	   mprotect mremap no_pressure nonvolatile nonvolatile_after_purge oom
 	   nonvolatile_purged read_after_mark refault refault_purged swapless
 	   unmark vma_flag volatile volatile_before_purge vrange_measured write_after_mark),
 );

@@ -374,9 +374,7 @@ my $RECLAIM_ORDER_BEFORE = 'Before vrange patch 14 and madv-free patch 5 (the `b
 	'195 and swapped out all 2048 pages in use; design B took 2048 and swapped out 0 in all four modes ' .
 	'(earlier measurements of the classic LRU had it swap out 45 to 1001). ' .
 	'Before vrange patch 15, one volatile VMA anywhere made reclaim without swap scan anon memory: ' .
-	'the OOM in a cgroup without swap scanned 52,488 anon pages under the classic LRU and 105,152 under MGLRU. ' .
-	'Before vrange patches 16 and 18, every reclaim pass walked volatile memory held in other cgroups: ' .
-	'that OOM took 109 to 234 ms while another cgroup held 1024 volatile pages, against 14 to 46 ms without.';
+	'the OOM in a cgroup without swap scanned 52,488 anon pages under the classic LRU and 105,152 under MGLRU.';
 
 sub q_lru {
 	my ($data, $m) = @_;
@@ -397,16 +395,11 @@ sub q_lru {
 		my @oom = $design eq 'vrange' ? noswap_oom($m // {}) : ();
 		if (@oom) {
 			$any = 1;
-			my $ms = sub { sprintf('%.0f ms', $_[0] / 1e6) };
 			$md .= "- $DESIGN_TITLE{$design}, an OOM in a cgroup without swap (`suite/reclaim_test.c`; goal: no anon " .
-				'scan and no later kill because another process holds volatile memory): `pgscan_anon` moved by ' .
+				'scan because another process holds volatile memory): `pgscan_anon` moved by ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_without_volatile} } @oom) . ' without and ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_with_volatile} } @oom) . ' with volatile memory ' .
-				'elsewhere; from `memory.reclaim` to the kill (median of alternating rounds) ' .
-				range_str($ms, map { $_->{d}{ns_oom_without_volatile} } @oom) . ' without and ' .
-				range_str($ms, map { $_->{d}{ns_oom_with_volatile} } @oom) . ' with, a ratio with/without of ' .
-				range_str(sub { sprintf('%.2f', $_[0]) }, map { ($_->{d}{ns_oom_without_volatile} // 0) > 0 ?
-					$_->{d}{ns_oom_with_volatile} / $_->{d}{ns_oom_without_volatile} : () } @oom) . ' (' .
+				'elsewhere (how quickly the kill comes: the benchmarks, "An OOM next to marked memory"; ' .
 				join(', ', map { where($_) } @oom) . ").\n";
 		}
 		my @np = of($data, $design, 'no_pressure');
