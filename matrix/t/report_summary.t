@@ -101,6 +101,8 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
 	{ figure => 'Mark cost against range size (goal for vrange: within 2x)',
 	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
+	{ figure => 'An OOM without swap while another process holds marked memory (goal: within 1.25x of nothing marked)',
+	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
 ], 'headline figures from the data; benchmarks absent from this run are not measured');
 
 # With benchmark figures, the headline follows them.
@@ -108,6 +110,8 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 	my %mm = %$m;
 	my $bench = sub { my ($design, $threads, $rps) = @_;
 		{ kind => 'bench', bench => 'churn', design => $design, threads => $threads, records_per_s => $rps } };
+	my $oom = sub { my ($design, $r) = @_;
+		{ kind => 'bench', bench => 'oom', design => $design, ratio_to_control => $r } };
 	my $mark = sub { my ($design, $op, $size, $ns) = @_;
 		{ kind => 'bench', bench => 'mark', design => $design, op => $op, size => $size, ns_median => $ns } };
 	$mm{variants} = { both => { modes => { 'swap-classic' => { data => [
@@ -115,13 +119,21 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 		$bench->('vrange_own_vma', 1, 970),
 		$mark->('vrange', 'volatile', 4096, 1000), $mark->('vrange', 'volatile', 1 << 30, 1500),
 		$mark->('madv_free', 'madv_free', 4096, 1000), $mark->('madv_free', 'madv_free', 1 << 30, 9e6),
-	] } } } };
+		$oom->('vrange', 1.03), $oom->('madv_free', 0.98),
+	] }, 'noswap-classic' => { data => [ $oom->('vrange', 1.5), $oom->('vrange', undef), $oom->('none', undef) ] } } } };
 	my @f = VMAB::Report::Summary::figures(\%mm);
 	is_deeply([@{$f[2]}{qw(vrange madv_free)}], ['80% of keep (median of 1 runs); at least 90% in 0 of 1; ' .
 		'with a VMA per chunk (no split): 97% of keep (median of 1 runs); at least 90% in 1 of 1',
 		'95% of keep (median of 1 runs); at least 90% in 1 of 1'], 'churn against keep, vrange also with a VMA per chunk');
 	is_deeply([@{$f[3]}{qw(vrange madv_free)}], ['1.50x at 1 GiB vs 4 KiB (median of 1 variants)',
 		'9000.00x at 1 GiB vs 4 KiB (median of 1 variants)'], 'mark cost growth');
+	is_deeply([@{$f[4]}{qw(vrange madv_free)}], ['1.03x the time with nothing marked (median of 2 runs); within 1.25x in 1 of 2',
+		'0.98x the time with nothing marked (median of 1 runs); within 1.25x in 1 of 1'], 'OOM next to marked memory');
+	push @{$mm{variants}{both}{modes}{'swap-classic'}{data}},
+		$mark->('vrange', 'getppid', 4096, 100), $mark->('vrange', 'getppid', 1 << 30, 1000);
+	@f = VMAB::Report::Summary::figures(\%mm);
+	is($f[3]{vrange}, '1.50x at 1 GiB vs 4 KiB (median of 1 variants); 0.15x once the getppid() control ' .
+		'at the same point is divided out (median of 1)', 'mark cost growth, also against the null call');
 }
 
 is_deeply([VMAB::Report::Summary::lost_share($m)], [['memcg_reclaim', 100, 0], ['write_after_mark', 100, 50]],

@@ -25,6 +25,7 @@ our $NOT_MEASURED = $VMAB::Report::Scenarios::NOT_MEASURED;
 our $FIRST_GOAL = 0.95;	# SPEC 9: reclaim of the marked size takes >= 95% of it
 our $KEEP_GOAL = $VMAB::Report::Bench::KEEP_GOAL;
 our $FLAT = $VMAB::Report::Bench::FLAT;	# SPEC 4.5: 1 GiB within 2x of 4 KiB
+our $OOM_GOAL = $VMAB::Report::Bench::OOM_GOAL;	# OOM time next to marked memory / none
 
 *median = \&VMAB::Report::Scenarios::median;
 *tally = \&VMAB::Report::Scenarios::tally;
@@ -147,12 +148,26 @@ sub keep_share {
 		pct($KEEP_GOAL), $met, scalar @r);
 }
 
-# Mark cost at the largest range size against the smallest, per variant.
+# An OOM without swap next to marked memory, against nothing marked
+# (bench_oom's per-run median ratio), over every variant and mode.
+sub oom_vs_none {
+	my ($m, $design) = @_;
+	my $oom = VMAB::Report::Bench::collect($m, 'oom');
+	my @r = grep { defined } map { $_->{ratio_to_control} } grep { ($_->{design} // '') eq $design }
+		map { @$_ } map { values %$_ } values %$oom;
+	return $NOT_MEASURED unless @r;
+	return sprintf('%.2fx the time with nothing marked (median of %d runs); within %.2fx in %d of %d',
+		median(@r), scalar @r, $OOM_GOAL, scalar(grep { $_ <= $OOM_GOAL } @r), scalar @r);
+}
+
+# Mark cost at the largest range size against the smallest, per variant,
+# and the same divided by a getppid() timed at the same point (under TCG
+# the null call itself grows with the size of the range swept before it).
 sub mark_growth {
 	my ($m, $design) = @_;
 	my $marks = VMAB::Report::Bench::collect($m, 'mark');
 	my $op = $design eq 'vrange' ? 'volatile' : 'madv_free';
-	my (@g, $lo, $hi);
+	my (@g, @adj, $lo, $hi);
 	for my $v (keys %$marks) {
 		my $mode = VMAB::Report::Bench::widest_mode($marks->{$v});
 		my $t = VMAB::Report::Bench::mark_lookup($marks->{$v}{$mode});
@@ -160,10 +175,14 @@ sub mark_growth {
 		next unless defined $r;
 		push @g, $r;
 		($lo, $hi) = ($l, $h);
+		my ($gc, $cl, $ch) = VMAB::Report::Bench::growth($t, 'vrange', 'getppid');
+		push @adj, $r / $gc if defined $gc && $gc > 0 && $cl == $l && $ch == $h;
 	}
 	return $NOT_MEASURED unless @g;
-	return sprintf('%.2fx at %s vs %s (median of %d variants)', median(@g),
-		VMAB::Report::Bench::size_name($hi), VMAB::Report::Bench::size_name($lo), scalar @g);
+	return sprintf('%.2fx at %s vs %s (median of %d variants)%s', median(@g),
+		VMAB::Report::Bench::size_name($hi), VMAB::Report::Bench::size_name($lo), scalar @g,
+		@adj ? sprintf('; %.2fx once the getppid() control at the same point is divided out (median of %d)',
+			median(@adj), scalar @adj) : '');
 }
 
 sub figures {
@@ -176,6 +195,8 @@ sub figures {
 		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($KEEP_GOAL) . ')',
 		 sub { churn_vs_keep($m, $_[0]) }],
 		["Mark cost against range size (goal for vrange: within ${FLAT}x)", sub { mark_growth($m, $_[0]) }],
+		['An OOM without swap while another process holds marked memory (goal: within ' .
+		 sprintf('%.2fx', $OOM_GOAL) . ' of nothing marked)', sub { oom_vs_none($m, $_[0]) }],
 	);
 	return map { my ($f, $s) = @$_; { figure => $f, vrange => $s->('vrange'), madv_free => $s->('madv_free') } } @rows;
 }
