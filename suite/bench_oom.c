@@ -7,14 +7,17 @@
  * cannot reach is time the allocator spends retrying before the kill.
  *
  * In each round, one design after the other (so that a change in the
- * background load hits all of them):
+ * background load hits all of them; each round starts one design further
+ * on, so that none is always first):
  *   a holder process fills -v bytes and marks them in the design
  *     none       plain memory: nothing marked anywhere (the control)
  *     madv_free  MADV_FREE
  *     vrange     vrange(VOLATILE)
  *   a victim child in a memory cgroup of its own, memory.swap.max 0, fills
  *   -H bytes; then memory.reclaim of that size (nothing can be taken) and
- *   memory.max 1M: timed from memory.reclaim to the victim's death;
+ *   memory.max 1M: timed from memory.reclaim to the victim's death (which
+ *   includes the OOM report the kernel prints on the console, the same
+ *   in every design);
  *   the holder then takes its memory back and counts the pages it lost.
  * Reported per design: the median time and its spread, the median of each
  * round's ratio to the control's time in the same round (the goal: 1.25 at
@@ -22,7 +25,7 @@
  * to: must be 0), pages the holder lost (must be 0), kills (one a round).
  *
  * Usage: bench_oom [-r ROUNDS] [-v MARKED] [-H HOG]
- *   defaults: 5 rounds, 16M marked, 8M in the victim
+ *   defaults: 15 rounds, 16M marked, 8M in the victim
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,7 +49,7 @@ static const char *const design_name[D_NR] = { "none", "madv_free", "vrange" };
 static struct {
 	int rounds;
 	size_t marked, hog;
-} opt = { 5, 16UL << 20, 8UL << 20 };
+} opt = { 15, 16UL << 20, 8UL << 20 };
 
 struct figures {
 	double ns[MAX_ROUNDS], ratio[MAX_ROUNDS];
@@ -289,10 +292,17 @@ int main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "r:v:H:")) != -1) {
 		switch (c) {
-		case 'r': opt.rounds = atoi(optarg); break;
-		case 'v': bad |= parse_size(optarg, &opt.marked); break;
-		case 'H': bad |= parse_size(optarg, &opt.hog); break;
-		default: bad = 1;
+		case 'r':
+			opt.rounds = atoi(optarg);
+			break;
+		case 'v':
+			bad |= parse_size(optarg, &opt.marked);
+			break;
+		case 'H':
+			bad |= parse_size(optarg, &opt.hog);
+			break;
+		default:
+			bad = 1;
 		}
 	}
 	if (bad || optind < argc || opt.rounds < 1 || opt.rounds > MAX_ROUNDS ||
@@ -322,9 +332,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (r = 0; r < opt.rounds; r++)
-		for (d = 0; d < D_NR; d++)
+		for (c = 0; c < D_NR; c++) {
+			d = (r + c) % D_NR;
 			if (!why[d])
 				round_of(d, r, &fig[d]);
+		}
 	for (d = 0; d < D_NR; d++) {
 		char name[32];
 
