@@ -4,7 +4,7 @@ use strict;
 use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
-use VMAB::Build qw(chain_plan chain_build_dir built_from_tree);
+use VMAB::Build qw(chain_plan chain_build_dir built_from_tree objects_depending_on few_objects_to_rebuild);
 use VMAB::File qw(slurp spew);
 
 my @order = qw(none madv-free both vrange swapless debug);
@@ -32,13 +32,42 @@ is(plan_of(name => 'madv-free', built => { none => 'NEW', 'madv-free' => 'NEW' }
 is(plan_of(name => 'madv-free', built => { none => 'NEW', 'madv-free' => 'OLD' },
 	   present => { none => 1, 'madv-free' => 1 }),
    'copy none', 'a folder built before a header changed is replaced');
-is(plan_of(name => 'debug', only_c => 1, built => { swapless => 'NEW', debug => 'OLD' },
+is(plan_of(name => 'debug', in_place => 1, built => { swapless => 'NEW', debug => 'OLD' },
 	   present => { swapless => 1, debug => 1 }),
-   'keep', 'a folder built before only .c files changed is kept');
+   'keep', 'a folder built before a change few of its objects depend on is kept');
 is(plan_of(name => 'madv-free', built => { 'madv-free' => 'OLD' }, present => { 'madv-free' => 1 }),
    'keep', 'a stale folder with nothing current above it is kept');
 is(plan_of(name => 'lean', built => { none => 'NEW' }, present => { none => 1 }),
    'empty', 'a variant not in the table starts from nothing');
+
+# Which objects depend on changed sources: their .cmd files, as Kbuild
+# writes them (paths relative to the build folder, or absolute).
+{
+	my $top = tempdir(CLEANUP => 1);
+	mkdir $_ for "$top/src", "$top/src/linux", "$top/build", "$top/build/v", "$top/build/v/mm";
+	my ($tree, $b) = ("$top/src/linux", "$top/build/v");
+	my $cmd = sub { my ($obj, $src, @deps) = @_;
+		spew("$b/mm/.$obj.o.cmd", "cmd_mm/$obj.o := gcc -include $tree/include/linux/kconfig.h\n\n" .
+		     "source_mm/$obj.o := ../../src/linux/mm/$src\n\ndeps_mm/$obj.o := \\\n" .
+		     join('', map { "  ../../src/linux/$_ \\\n" } @deps) . "\nmm/$obj.o: \$(deps_mm/$obj.o)\n") };
+	$cmd->('vrange', 'vrange.c', 'include/linux/vrange.h', 'include/linux/mm.h');
+	$cmd->('vmscan', 'vmscan.c', 'include/linux/vrange.h', 'include/linux/mm.h');
+	$cmd->("o$_", "o$_.c", 'include/linux/mm.h') for 1 .. 18;
+	spew("$b/mm/.o1.d", 'include/linux/vrange.h');	# not a .cmd file
+	is_deeply([objects_depending_on($b, $tree, ['include/linux/vrange.h'])], [2, 20],
+		  'objects whose deps name the header, out of all with a .cmd file');
+	is_deeply([objects_depending_on($b, $tree, ['mm/o3.c'])], [1, 20], 'a source names its own object');
+	is_deeply([objects_depending_on($b, $tree, ['include/linux/kconfig.h'])], [20, 20],
+		  'an absolute path counts too');
+	is_deeply([objects_depending_on($b, $tree, ['linux/vrange.h'])], [0, 20],
+		  'a path matches whole, from the top of the tree');
+	ok(few_objects_to_rebuild($b, $tree, ['include/linux/vrange.h', 'mm/vrange.c']),
+	   '2 of 20 objects: rebuilt in place');
+	ok(!few_objects_to_rebuild($b, $tree, ['include/linux/mm.h']), '20 of 20: copied from a neighbour');
+	ok(!few_objects_to_rebuild($b, $tree, ['mm/vrange.c', 'mm/Makefile']), 'a Makefile: copied');
+	ok(few_objects_to_rebuild($b, $tree, []), 'no file changed: in place');
+	ok(!few_objects_to_rebuild($b, $tree, undef), 'changes not known (an old commit gone): copied');
+}
 
 my $d = tempdir(CLEANUP => 1);
 mkdir "$d/a";

@@ -21,11 +21,13 @@ use Exporter 'import';
 use File::Copy qw(copy);
 use File::Find ();
 use File::Path qw(make_path remove_tree);
+use File::Spec;
 use Time::HiRes ();
 use VMAB::File qw(slurp spew);
 use VMAB::Run qw(run_logged);
 
-our @EXPORT_OK = qw(build_kernel kernel_release chain_plan chain_build_dir built_from_tree);
+our @EXPORT_OK = qw(build_kernel kernel_release chain_plan chain_build_dir built_from_tree
+		    objects_depending_on few_objects_to_rebuild);
 
 # In a build folder: which tree commit its last successful build was of.
 our $BUILT_STAMP = '.vmab-built';
@@ -38,18 +40,21 @@ sub built_from_tree {
 	return $c;
 }
 
-# chain_plan(order, name, tree, built, present, only_c) -> ('keep') or
+# chain_plan(order, name, tree, built, present, in_place) -> ('keep') or
 # ('copy', $from) or ('empty'): where variant $name's build starts.
-#   order:   every variant name, in build order (variants.conf)
-#   tree:    the commit the tree is at now
-#   built:   { name => tree commit of its last good build }
-#   present: { name => 1 } for the build folders that exist
-#   only_c:  the sources changed since $name's last good build are .c and .S
-#            files only (Kbuild rebuilds just those objects in place)
+#   order:    every variant name, in build order (variants.conf)
+#   tree:     the commit the tree is at now
+#   built:    { name => tree commit of its last good build }
+#   present:  { name => 1 } for the build folders that exist
+#   in_place: few of $name's objects depend on the sources changed since its
+#             last good build (few_objects_to_rebuild: Kbuild rebuilds just
+#             those in place, where a copy would rebuild what the
+#             configurations differ in)
 # A folder built from the current tree, or one that only needs a few objects
-# compiled again, is kept.  Otherwise the nearest earlier variant built from
-# the current tree is copied: a header changed since this folder was built
-# would rebuild as much here as there, and there it is done already.  Failing
+# compiled again, is kept.  Otherwise (a header that many objects include, a
+# Makefile, a Kconfig) the nearest earlier variant built from the current
+# tree is copied: the change would rebuild as much here as there, and there
+# it is done already.  Failing
 # that, a missing folder starts from the nearest earlier one built at all
 # (Kbuild brings it up to date by mtime), else empty.
 sub chain_plan {
@@ -59,13 +64,51 @@ sub chain_plan {
 	my @before = defined $i ? reverse @{$o{order}}[0 .. $i - 1] : ();
 	if ($present->{$name}) {
 		my $mine = $built->{$name};
-		return ('keep') if defined $mine && ($mine eq $tree || $o{only_c});
+		return ('keep') if defined $mine && ($mine eq $tree || $o{in_place});
 	}
 	my ($current) = grep { $present->{$_} && ($built->{$_} // '') eq $tree } @before;
 	return ('copy', $current) if defined $current;
 	return ('keep') if $present->{$name};
 	my ($any) = grep { $present->{$_} && defined $built->{$_} } @before;
 	return defined $any ? ('copy', $any) : ('empty');
+}
+
+# The share of a folder's objects that may depend on changed sources and
+# still be rebuilt in place rather than copied from a current neighbour.
+# After a change to mm/vrange.c and include/linux/vrange.h, 7 of 833
+# objects depend on them; a copy from the neighbour rebuilds what the two
+# configurations differ in (816 of 874 objects for debug from swapless).
+our $FEW_OBJECTS = 0.10;
+
+# objects_depending_on($build, $tree, \@changed) -> (n, total): how many of
+# the objects in $build name one of the changed files (paths in $tree) in
+# their .cmd file (the source on its source_ line, every header fixdep found
+# on its deps_ lines), out of how many objects have a .cmd file.  Kbuild
+# writes those paths relative to $build or absolute.
+sub objects_depending_on {
+	my ($build, $tree, $changed) = @_;
+	my @prefix = grep { length } (File::Spec->abs2rel($tree, $build), File::Spec->rel2abs($tree));
+	my $alt = join '|', map { quotemeta } @prefix;
+	my $files = join '|', map { quotemeta } @$changed;
+	my $re = @$changed ? qr{(?:^|[\s=])(?:$alt)/(?:$files)(?:\s|$)}m : undef;
+	my ($n, $total) = (0, 0);
+	File::Find::find({ no_chdir => 1, wanted => sub {
+		return unless m{/\.[^/]+\.o\.cmd\z} && -f $_;
+		$total++;
+		$n++ if $re && slurp($_) =~ $re;
+	} }, $build);
+	return ($n, $total);
+}
+
+# few_objects_to_rebuild($build, $tree, \@changed) -> true if the changed
+# files are sources Kbuild tracks per object (.c, .S, .h) and at most
+# $FEW_OBJECTS of the folder's objects depend on them.  Any other file (a
+# Makefile, a Kconfig, a script) may change what every object is: false.
+sub few_objects_to_rebuild {
+	my ($build, $tree, $changed) = @_;
+	return 0 unless $changed && !grep { !/\.[cSh]\z/ } @$changed;
+	my ($n, $total) = objects_depending_on($build, $tree, $changed);
+	return $total > 0 && $n <= $FEW_OBJECTS * $total;
 }
 
 # chain_build_dir($from, $build, $log): $build becomes a copy of $from.  The

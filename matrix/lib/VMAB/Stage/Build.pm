@@ -7,7 +7,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use File::Path qw(make_path);
-use VMAB::Build qw(build_kernel chain_plan chain_build_dir built_from_tree);
+use VMAB::Build qw(build_kernel chain_plan chain_build_dir built_from_tree few_objects_to_rebuild);
 use VMAB::Kconfig qw(configure);
 use VMAB::Log qw(info phase);
 use VMAB::Scale qw(compile_jobs host_cores);
@@ -46,7 +46,7 @@ sub build_stage {
 			my $changed = defined $mine && $mine ne $commit ? changed_files($tree, $mine, $commit) : undef;
 			my ($how, $from) = chain_plan(order => \@order, name => $n, tree => $commit,
 				built => \%built, present => \%present,
-				only_c => $changed && !grep { !/\.[cS]\z/ } @$changed);
+				in_place => $changed && -d $build && few_objects_to_rebuild($build, $tree, $changed));
 			$ph{build_from} = $how eq 'copy' ? $from : $how eq 'keep' ? $n : 'empty';
 			if ($how eq 'copy') {
 				($ph{chain_copy}) = phase("$n: start from ${from}'s objects (cp -a)", sub {
