@@ -28,9 +28,9 @@
  * so the report can show where the time goes.
  *
  * Each thread count runs in rounds; a round runs every design once, dontneed
- * first, so each design's ratio is taken to the dontneed run of its own
- * round, and background load that changes over the run hits every design.
- * The figures are the medians over the rounds.  Each design's run is a
+ * first and keep last, so each design's ratios are taken to the dontneed
+ * and keep runs of its own round, and background load that changes over
+ * the run hits every design.  The figures are the medians over the rounds.  Each design's run is a
  * process of its own: what one design leaves in the process (MADV_FREE
  * sets MMF_VRANGE_WALK, which makes every later NONVOLATILE walk its
  * range) must not be charged to the next.
@@ -267,6 +267,7 @@ static const char *const counters[] = {
 struct config {
 	double rps[MAX_ROUNDS], ratio[MAX_ROUNDS];	/* per round */
 	double ratio_mf[MAX_ROUNDS];	/* vrange: to madv_free of the same round */
+	double ratio_keep[MAX_ROUNDS];	/* to keep of the same round */
 	int rounds;
 	double seconds;
 	long iters, records, purged, errors, faults, counter[NCOUNTERS];
@@ -396,6 +397,7 @@ static void report(enum design d, int threads, struct config *c, int have_base, 
 	}
 	if (have_mf)
 		data_double(&dd, DK_RATIO_TO_MADV_FREE, median(c->ratio_mf, c->rounds));
+	data_double(&dd, DK_RATIO_TO_KEEP, median(c->ratio_keep, c->rounds));
 	if (c->iters) {
 		data_double(&dd, DK_NS_ALLOC_PER_ITER, (double)c->ns_alloc / c->iters);
 		data_double(&dd, DK_NS_COPY_PER_ITER, (double)c->ns_copy / c->iters);
@@ -516,6 +518,11 @@ int main(int argc, char **argv)
 				c->ratio_mf[c->rounds] = mf > 0 ? rps / mf : 0;
 				c->rounds++;
 			}
+			/* keep runs last: each design's share of it in this round. */
+			for (k = 0; k < D_NR; k++)
+				if (!why[k])
+					cfg[k].ratio_keep[round] = cfg[D_KEEP].rps[round] > 0 ?
+						cfg[k].rps[round] / cfg[D_KEEP].rps[round] : 0;
 		}
 		for (k = 0; k < D_NR; k++) {
 			enum design d = run_order[k];

@@ -167,6 +167,7 @@
 #define DK_RATIO_TO_CONTROL            "ratio_to_control"
 #define DK_RATIO_TO_DONTNEED           "ratio_to_dontneed"
 #define DK_RATIO_TO_FORCED             "ratio_to_forced"
+#define DK_RATIO_TO_KEEP               "ratio_to_keep"
 #define DK_RATIO_TO_MADV_FREE          "ratio_to_madv_free"
 #define DK_READONLY_READ_SIGBUS        "readonly_read_sigbus"
 #define DK_READ_BEFORE_PRESSURE_INTACT "read_before_pressure_intact"

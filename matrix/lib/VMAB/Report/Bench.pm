@@ -260,8 +260,8 @@ sub churn_section {
 		"with vrange() costs, without any design code; `vrange_own_vma` is vrange() with a guard page " .
 		"after each chunk, so each chunk is a VMA of its own and marking it splits nothing). " .
 		"Each design runs in a process of its own. The designs run " .
-		"interleaved in rounds; a ratio is the median over the rounds of each round's ratio, " .
-		"with its range over the rounds in brackets.\n\n";
+		"interleaved in rounds, `keep` last in each; a ratio (and a share of `keep`) is the median " .
+		"over the rounds of each round's, with its range over the rounds in brackets.\n\n";
 	return $md . "_No churn figures in this run._\n\n" unless %$churn;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
 		my (@rows, @plot);
@@ -286,10 +286,9 @@ sub churn_section {
 					ratio => $r{madv_free}, b => $b } if defined $r{madv_free};
 				push @{$goals->{vrange}}, { variant => $v, mode => $mode, threads => $th,
 					ratio => $vf, b => $b } if defined $vf;
-				my $keep = ($b->{keep} // {})->{records_per_s};
-				my %k = map { $_->[0] => ratio(($b->{$_->[0]} // {})->{records_per_s}, $keep) } @KEEP_DESIGNS;
+				my %k = map { $_->[0] => share_of_keep($b, $_->[0]) } @KEEP_DESIGNS;
 				push @{$goals->{keep}}, { variant => $v, mode => $mode, threads => $th, r => \%k,
-					control => ratio(($b->{vma_flag} // {})->{records_per_s}, $keep) }
+					control => share_of_keep($b, 'vma_flag') }
 					if grep { defined } values %k;
 			}
 		}
@@ -304,6 +303,16 @@ sub churn_section {
 	return $md;
 }
 
+# share_of_keep($by_design, $design) -> the design's records/s as a share of
+# keep's: the program's median of each round's share where it gave one
+# (keep runs in the same round), else the ratio of the medians; undef
+# without figures.
+sub share_of_keep {
+	my ($by, $design) = @_;
+	my $x = $by->{$design} // {};
+	return $x->{ratio_to_keep} // ratio($x->{records_per_s}, ($by->{keep} // {})->{records_per_s});
+}
+
 # Time per iteration split by phase, and the counters, at 1 thread in the first mode.
 sub where_time_goes {
 	my ($modes) = @_;
@@ -314,11 +323,10 @@ sub where_time_goes {
 	my $md = "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
 		"| design | records/s vs keep | alloc | copy (with its faults) | search | free | page faults | pglazyfree | pgvrange_purged | purged reuses |\n" .
 		"|---|---|---|---|---|---|---|---|---|---|\n";
-	my $keep = ($by{keep} // {})->{records_per_s};
 	for my $dn (grep { $by{$_} } @CHURN_DESIGNS) {
 		my $x = $by{$dn};
 		my $it = $x->{iterations} || 1;
-		my $rk = ratio($x->{records_per_s}, $keep);
+		my $rk = share_of_keep(\%by, $dn);
 		$md .= "| $dn | " . join(' | ', defined $rk ? sprintf('%.0f%%', 100 * $rk) : '-',
 			(map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
 			sprintf('%.1f', $x->{faults_per_iter} // 0),

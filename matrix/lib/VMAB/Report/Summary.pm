@@ -136,8 +136,7 @@ sub keep_share {
 			my %by;
 			$by{$_->{threads} // 0}{$_->{design} // ''} = $_ for @{$churn->{$v}{$mode}};
 			for my $b (values %by) {
-				my $r = VMAB::Report::Bench::ratio(($b->{$design} // {})->{records_per_s},
-					($b->{keep} // {})->{records_per_s});
+				my $r = VMAB::Report::Bench::share_of_keep($b, $design);
 				push @r, $r if defined $r;
 			}
 		}
