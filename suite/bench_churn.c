@@ -31,9 +31,9 @@
  * first and keep last, so each design's ratios are taken to the dontneed
  * and keep runs of its own round, and background load that changes over
  * the run hits every design.  The figures are the medians over the rounds.  Each design's run is a
- * process of its own: what one design leaves in the process (MADV_FREE
- * sets MMF_VRANGE_WALK, which makes every later NONVOLATILE walk its
- * range) must not be charged to the next.
+ * process of its own: what one design leaves in the process (lazily free
+ * pages, VMAs whose next NONVOLATILE walks) must not be charged to the
+ * next.
  *
  * Usage: bench_churn [-d SECONDS] [-r ROUNDS] [-s CHUNK] [-n CHUNKS] [-q SEARCHES] [-T THREADS...]
  *   -d  duration of one design in one round (default 0.7)

@@ -875,6 +875,64 @@ TEST_F_TIMEOUT(vr, mprotect_keeps_purged_state, 120)
 	ASSERT_EQ(1, range_is_zero(p, LEN));
 }
 
+/*
+ * Which VMA holds a purge's markers is tracked per VMA (vrange patch 19):
+ * a merge must hand the removed VMA's markers to the one that stays.  Here
+ * the volatile VMA that stays had no purge and the one merged into it
+ * had: the unmark of both must still report and clear the purge.
+ */
+TEST_F_TIMEOUT(vr, merge_keeps_purged_state, 120)
+{
+	char *p;
+	int purged = 7;
+
+	NEED_VRANGE();
+	p = volatile_area(2 * LEN, SEED);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, mprotect(p + LEN, LEN, PROT_READ));
+	ASSERT_EQ(NPAGES, pageout_all(p + LEN, LEN));
+	/* The upper half merges back into the lower, which was not purged */
+	ASSERT_EQ(0, mprotect(p + LEN, LEN, PROT_READ | PROT_WRITE));
+	ASSERT_EQ((long)(2 * LEN), vr(p, 2 * LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
+	ASSERT_EQ(1, range_is_zero(p + LEN, LEN));
+}
+
+/*
+ * Each unmark reports the purges since the last one, however the range is
+ * split: both halves of a purged range report their purge, and a range
+ * that was purged, unmarked and marked again reports nothing until the
+ * next purge.
+ */
+TEST_F_TIMEOUT(vr, split_unmarks_report_each_purge_once, 120)
+{
+	char *p;
+	int round, purged = 7;
+
+	NEED_VRANGE();
+	p = volatile_area(2 * LEN, SEED);
+	ASSERT_NE(NULL, p);
+	for (round = 0; round < 2; round++) {
+		TH_LOG("round %d", round);
+		ASSERT_EQ(2 * NPAGES, pageout_all(p, 2 * LEN));
+		ASSERT_EQ((long)LEN, vr(p + LEN, LEN, VRANGE_NONVOLATILE, &purged));
+		ASSERT_EQ(1, purged);
+		purged = 7;
+		ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+		ASSERT_EQ(1, purged);
+		ASSERT_EQ(1, range_is_zero(p, 2 * LEN));
+		fill_pages(p, 2 * LEN, SEED);
+		ASSERT_EQ((long)(2 * LEN), vr(p, 2 * LEN, VRANGE_VOLATILE, NULL));
+		purged = 7;
+		ASSERT_EQ((long)(2 * LEN), vr(p, 2 * LEN, VRANGE_QUERY, &purged));
+		ASSERT_EQ(0, purged);
+	}
+	ASSERT_EQ((long)(2 * LEN), vr(p, 2 * LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(-1, first_changed_page(p, 2 * LEN, SEED));
+}
+
 /* --- fork, THP, mremap, munmap ------------------------------------------------ */
 
 /*
@@ -1103,6 +1161,36 @@ TEST_F_TIMEOUT(vr, mremap_keeps_volatility, 120)
 	ASSERT_EQ(1, range_is_zero(p, LEN));
 }
 
+/*
+ * mremap() moves purged markers into a VMA it merges with at the new place:
+ * here a volatile VMA that never had a purge.  The unmark must find them.
+ */
+TEST_F_TIMEOUT(vr, mremap_into_merge_keeps_purged_state, 120)
+{
+	char *p, *q, *away;
+	int purged = 7;
+
+	NEED_VRANGE();
+	p = map_anon(2 * LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pages(p, 2 * LEN, SEED);
+	ASSERT_EQ((long)LEN, vr(p + LEN, LEN, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(NPAGES, pageout_all(p + LEN, LEN));
+	away = map_anon(LEN);
+	ASSERT_NE(MAP_FAILED, away);
+	q = mremap(p + LEN, LEN, LEN, MREMAP_MAYMOVE | MREMAP_FIXED, away);
+	ASSERT_EQ(away, q);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
+	/* Back to where it was: it merges into the lower half's VMA */
+	q = mremap(away, LEN, LEN, MREMAP_MAYMOVE | MREMAP_FIXED, p + LEN);
+	ASSERT_EQ(p + LEN, q);
+	ASSERT_EQ(1, smaps_has_flag(p + LEN, "vo"));
+	ASSERT_EQ((long)(2 * LEN), vr(p, 2 * LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
+	ASSERT_EQ(1, range_is_zero(p + LEN, LEN));
+}
+
 TEST_F_TIMEOUT(vr, munmap_purged_range_leaks_nothing, 120)
 {
 	const size_t len = 16UL << 20;
@@ -1175,10 +1263,34 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free, 120)
 }
 
 /*
+ * Unmarking a volatile range merges it with a lazily free neighbour that the
+ * same call unmarks too: that neighbour's pending MADV_FREE is cancelled
+ * like the rest (SPEC 4.4: "in the range").
+ */
+TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_of_merged_neighbour, 120)
+{
+	int purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MADV_FREE();
+	p = map_anon(2 * LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, 2 * LEN));
+	fill_pages(p, 2 * LEN, SEED);
+	ASSERT_EQ(0, madvise(p, 2 * LEN, MADV_FREE));
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ((long)(2 * LEN), vr(p, 2 * LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	pageout_all(p, 2 * LEN);	/* swaps out with swap, keeps without */
+	ASSERT_EQ(-1, first_changed_page(p, 2 * LEN, SEED));
+}
+
+/*
  * The lazily free pages a child copies at fork are cancelled by the child's
  * unmark too: the child has not called MADV_FREE itself, so an unmark that
- * looks at the page tables only after MADV_FREE (vrange patch 13) must know
- * that its parent did.  The parent drops its copy so that the child's
+ * looks at the page tables only after MADV_FREE (vrange patch 19: a bit in
+ * the VMA) must know that its parent did.  The parent drops its copy so that the child's
  * MADV_PAGEOUT may take the pages.
  */
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_inherited_by_fork, 120)

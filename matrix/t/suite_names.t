@@ -64,7 +64,7 @@ my %not_data = map { $_ => 1 } (
 	# Perl, not a key ("grep { defined } ...")
 	qw(defined),
 	# figures the report derives from data
-	qw(absent accounting adjusted b cg_absent cg_differs cg_equal control cost
+	qw(absent accounting adjusted after after_adjusted after_hi after_lo b cg_absent cg_differs cg_equal control cost
 	   differs equal garbage_pages hi lo loss met purging r ratio scan th
 	   undetected_vrange_losses),
 	# plot and page settings
