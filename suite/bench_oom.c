@@ -145,70 +145,6 @@ static long holder_finish(struct holder *h)
 	return lost;
 }
 
-/*
- * One OOM: a victim fills opt.hog in a cgroup without swap, memory.reclaim
- * of that size, memory.max 1M.  *ns from memory.reclaim to its death,
- * *scan the pgscan_anon delta; 1 if the OOM killer killed it, 0 if not,
- * -1 if the OOM could not be set up.
- */
-static int one_oom(uint64_t *ns, long *scan)
-{
-	struct memcg cg;
-	int status = 0, fds[2], ret = -1;
-	long scan0;
-	uint64_t t0;
-	pid_t pid;
-	char c;
-
-	if (memcg_create(&cg, "oom"))
-		return -1;
-	/* Absent without CONFIG_SWAP: then nothing can be swapped anyway. */
-	if (memcg_read_long(&cg, "memory.swap.max") != -1 &&
-	    memcg_write(&cg, "memory.swap.max", "0"))
-		goto out;
-	if (pipe(fds))
-		goto out;
-	pid = fork();
-	if (pid == 0) {
-		char *hog;
-
-		close(fds[0]);
-		if (memcg_enter(&cg))
-			_exit(2);
-		hog = map_anon(opt.hog);
-		if (hog == MAP_FAILED)
-			_exit(3);
-		fill_pages(hog, opt.hog, VICTIM_SEED);
-		if (write(fds[1], "r", 1) != 1)
-			_exit(4);
-		for (;;)
-			pause();
-	}
-	close(fds[1]);
-	if (pid < 0 || read(fds[0], &c, 1) != 1) {
-		close(fds[0]);
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-		}
-		goto out;
-	}
-	close(fds[0]);
-
-	scan0 = vmstat_get("pgscan_anon");
-	t0 = fine_ns();
-	memcg_reclaim(&cg, opt.hog);	/* -EAGAIN: nothing to take */
-	memcg_write(&cg, "memory.max", "1M");
-	if (waitpid(pid, &status, 0) != pid)
-		goto out;
-	*ns = fine_ns() - t0;
-	*scan = scan0 >= 0 ? vmstat_get("pgscan_anon") - scan0 : 0;
-	ret = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-out:
-	memcg_destroy(&cg);
-	return ret;
-}
-
 /* The counter of pages this design's reclaim took, or NULL. */
 static const char *purge_counter(enum design d)
 {
@@ -227,7 +163,7 @@ static void round_of(enum design d, int r, struct figures *f)
 		f->errors++;
 		return;
 	}
-	killed = one_oom(&ns, &scan);
+	killed = noswap_oom("oom", opt.hog, VICTIM_SEED, &ns, &scan);
 	lost = holder_finish(&h);
 	if (killed < 0 || lost < 0)
 		f->errors++;

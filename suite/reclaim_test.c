@@ -214,68 +214,6 @@ TEST_F(vrange_reclaim, read_after_marking_is_purged)
 }
 
 /*
- * A child in a cgroup whose memory cannot be swapped (memory.swap.max 0,
- * or no swap at all) fills hog_len, then memory.reclaim of that size and
- * memory.max 1M kill it.  *scan: the pgscan_anon delta; the child's wait
- * status.  (How quickly the kill comes is bench_oom's figure.)
- */
-static int oom_without_swap(size_t hog_len, long *scan)
-{
-	struct memcg noswap;
-	int status = -1, fds[2];
-	long scan0;
-	pid_t pid;
-	char c;
-
-	if (memcg_create(&noswap, "rcl-noswap"))
-		return -1;
-	/* Absent without CONFIG_SWAP: then nothing can be swapped anyway. */
-	if (memcg_read_long(&noswap, "memory.swap.max") != -1 &&
-	    memcg_write(&noswap, "memory.swap.max", "0"))
-		goto out;
-	if (pipe(fds))
-		goto out;
-	pid = fork();
-	if (pid == 0) {
-		char *hog;
-
-		close(fds[0]);
-		if (memcg_enter(&noswap))
-			_exit(2);
-		hog = map_anon(hog_len);
-		if (hog == MAP_FAILED)
-			_exit(3);
-		fill_pages(hog, hog_len, USED_SEED);
-		if (write(fds[1], "r", 1) != 1)
-			_exit(4);
-		for (;;)
-			pause();
-	}
-	close(fds[1]);
-	if (pid < 0 || read(fds[0], &c, 1) != 1) {
-		close(fds[0]);
-		goto out;
-	}
-	close(fds[0]);
-
-	scan0 = vmstat_get("pgscan_anon");
-	memcg_reclaim(&noswap, hog_len);	/* -EAGAIN: nothing to take */
-	/* Reclaim finds nothing, then the OOM killer the child. */
-	memcg_write(&noswap, "memory.max", "1M");
-	if (waitpid(pid, &status, 0) != pid)
-		status = -1;
-	*scan = vmstat_get("pgscan_anon") - scan0;
-out:
-	memcg_destroy(&noswap);
-	return status;
-}
-
-static int killed_by_oom(int status)
-{
-	return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-}
-
-/*
  * Volatile memory in one process must not make reclaim scan anon memory
  * that has no swap to go to elsewhere: the same OOM in a cgroup without
  * swap, first with no volatile memory anywhere, then while this process
@@ -287,7 +225,7 @@ TEST_F(vrange_reclaim, without_swap_scans_no_anon)
 {
 	const size_t vol_len = 1024 * PAGE_SZ, hog_len = 2048 * PAGE_SZ;
 	long scan_without = -1, scan_with = -1, purged0;
-	int st_without, st_with, purged = 1;
+	int killed_without, killed_with, purged = 1;
 	struct vmab_data dd;
 	char *vol;
 
@@ -299,9 +237,9 @@ TEST_F(vrange_reclaim, without_swap_scans_no_anon)
 	ASSERT_EQ(0, madvise(vol, vol_len, MADV_DONTFORK));
 	fill_pages(vol, vol_len, MARKED_SEED);
 	purged0 = vmstat_get("pgvrange_purged");
-	st_without = oom_without_swap(hog_len, &scan_without);
+	killed_without = noswap_oom("rcl-noswap", hog_len, USED_SEED, NULL, &scan_without);
 	ASSERT_EQ((long)vol_len, vrange_call(vol, vol_len, VRANGE_VOLATILE, NULL));
-	st_with = oom_without_swap(hog_len, &scan_with);
+	killed_with = noswap_oom("rcl-noswap", hog_len, USED_SEED, NULL, &scan_with);
 	ASSERT_EQ((long)vol_len, vrange_call(vol, vol_len, VRANGE_NONVOLATILE, &purged));
 
 	data_begin(&dd, DKIND_NOSWAP_OOM);
@@ -309,8 +247,8 @@ TEST_F(vrange_reclaim, without_swap_scans_no_anon)
 	data_long(&dd, DK_PGSCAN_ANON_WITH_VOLATILE, scan_with);
 	data_emit(&dd);
 
-	EXPECT_TRUE(killed_by_oom(st_without));
-	EXPECT_TRUE(killed_by_oom(st_with));
+	EXPECT_EQ(1, killed_without);
+	EXPECT_EQ(1, killed_with);
 	EXPECT_EQ(0, scan_without);
 	EXPECT_EQ(0, scan_with);
 	EXPECT_EQ(0, purged);

@@ -154,6 +154,16 @@ int memcg_write(const struct memcg *cg, const char *file, const char *val);
 int memcg_reclaim(const struct memcg *cg, size_t bytes);
 long memcg_stat(const struct memcg *cg, const char *key);	/* memory.stat */
 long memcg_read_long(const struct memcg *cg, const char *file);
+/*
+ * A child of this process in a new cgroup (tag as for memcg_create())
+ * whose memory cannot be swapped (memory.swap.max 0, or no swap at all)
+ * fills len bytes with fill_pages(seed); then memory.reclaim of that size
+ * and memory.max 1M.  1 if the OOM killer killed the child, 0 if it died
+ * otherwise, -1 if the OOM could not be set up.  *ns (if not NULL): from
+ * memory.reclaim to the child's death; *scan: the pgscan_anon delta (0
+ * where the counter is absent).
+ */
+int noswap_oom(const char *tag, size_t len, unsigned int seed, uint64_t *ns, long *scan);
 
 /*
  * The optional mm features (SPEC 3: every design builds and works without
