@@ -1290,8 +1290,8 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_of_merged_neighbour, 120)
  * The lazily free pages a child copies at fork are cancelled by the child's
  * unmark too: the child has not called MADV_FREE itself, so an unmark that
  * looks at the page tables only after MADV_FREE (vrange patch 19: a bit in
- * the VMA) must know that its parent did.  The parent drops its copy so that the child's
- * MADV_PAGEOUT may take the pages.
+ * the VMA) must know that its parent did.  The parent drops its copy so
+ * that the child's MADV_PAGEOUT may take the pages.
  */
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_inherited_by_fork, 120)
 {
