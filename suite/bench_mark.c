@@ -270,7 +270,7 @@ static int one_rep(enum design d, char *p, size_t len, struct samples *s, int pu
 	s->lost[OP_NONVOLATILE_PURGED] += lost_pages(p, len);
 	/*
 	 * Unmarking with nothing purged again, after a purge of this range
-	 * that the unmark above reported: before vrange patch 19 every unmark
+	 * that the unmark above reported: before vrange patch 20 every unmark
 	 * of the process walked the page tables from then on; since, only the
 	 * one that reports the purge does.
 	 */
@@ -327,7 +327,7 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 /*
  * One size of one design; 0 when every call did what it must.  Each size
  * runs in a process of its own: the purge cycles of a smaller size must not
- * change what a larger one costs (before vrange patch 19, a purge anywhere
+ * change what a larger one costs (before vrange patch 20, a purge anywhere
  * in the process made every later unmark walk its range).
  */
 static int run_size(enum design d, size_t len)

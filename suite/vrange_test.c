@@ -876,7 +876,7 @@ TEST_F_TIMEOUT(vr, mprotect_keeps_purged_state, 120)
 }
 
 /*
- * Which VMA holds a purge's markers is tracked per VMA (vrange patch 19):
+ * Which VMA holds a purge's markers is tracked per VMA (vrange patch 20):
  * a merge must hand the removed VMA's markers to the one that stays.  Here
  * the volatile VMA that stays had no purge and the one merged into it
  * had: the unmark of both must still report and clear the purge.
@@ -1289,7 +1289,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_of_merged_neighbour, 120)
 /*
  * The lazily free pages a child copies at fork are cancelled by the child's
  * unmark too: the child has not called MADV_FREE itself, so an unmark that
- * looks at the page tables only after MADV_FREE (vrange patch 19: a bit in
+ * looks at the page tables only after MADV_FREE (vrange patch 20: a bit in
  * the VMA) must know that its parent did.  The parent drops its copy so
  * that the child's MADV_PAGEOUT may take the pages.
  */

@@ -96,10 +96,10 @@ like($md, qr/vrange\(VOLATILE\) mark cost, both swap-classic: 20\.00x at 1 GiB v
      'mark goal in the summary');
 # Unmark, nothing purged: 1.50x over the sizes, the control 600x: met (vrange patch 13).
 # After a purge of the range: 2.40x from 4 KiB to 64 MiB, the control 20x over
-# the same sizes: met as a ratio (vrange patch 19).
+# the same sizes: met as a ratio (vrange patch 20).
 like($md, qr/vrange\(NONVOLATILE\) with nothing purged, both swap-classic: 1\.50x at 1 GiB vs 4 KiB, 0\.00x divided by the getppid\(\) control; after a purge of the range, 2\.40x at 64 MiB vs 4 KiB, 0\.12x divided by the control \(goal within 2x as a ratio to the null call: met\)/,
      'unmark goal in the summary, after a purge too, each against the control over its own sizes');
-like($md, qr/After a purge of the same range, which the unmark that reports it walks once, the next unmark with nothing purged grows 2\.40x from 4 KiB to 64 MiB, 0\.12x as a ratio to the control\. Before vrange patch 19/,
+like($md, qr/After a purge of the same range, which the unmark that reports it walks once, the next unmark with nothing purged grows 2\.40x from 4 KiB to 64 MiB, 0\.12x as a ratio to the control\. Before vrange patch 20/,
      'the unmark after a purge in the text, with the figure from before');
 like($md, qr/A getppid\(\) timed at the same point grows 600\.00x over the same sizes: the growth is the emulated system call/,
      'the control in the summary');

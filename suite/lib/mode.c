@@ -57,7 +57,7 @@ int vrange_supported(void)
  * A zero-length call: madvise() refuses an unknown advice before it looks
  * at the length, and frees nothing, so the probe leaves no lazily free page
  * behind (after a real MADV_FREE, the next unmark of that VMA looks at its
- * page tables: vrange patch 19).
+ * page tables: vrange patch 20).
  */
 int madv_free_supported(void)
 {

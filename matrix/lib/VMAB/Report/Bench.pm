@@ -137,10 +137,10 @@ sub growth_between {
 	return ratio($s->{$hi}{ns_median}, $s->{$lo}{ns_median});
 }
 
-# What the unmark after a purge cost before vrange patch 19 (the `vrange`
+# What the unmark after a purge cost before vrange patch 20 (the `vrange`
 # and `both` kernels, swap-classic, the matrix of 2026-12-06), recorded once
 # so that a reader sees what changed.
-our $UNMARK_BEFORE = 'Before vrange patch 19 the bit that makes an unmark walk was per process and ' .
+our $UNMARK_BEFORE = 'Before vrange patch 20 the bit that makes an unmark walk was per process and ' .
 	'never cleared: once a process had had a purge, every unmark walked its range, and this one grew ' .
 	'281.33x from 4 KiB to 1 GiB on the `vrange` kernel and 200.54x on `both` (swap-classic, 2026-12-06).';
 
