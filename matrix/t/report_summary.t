@@ -101,6 +101,8 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
 	{ figure => 'Mark cost against range size (goal for vrange: within 2x)',
 	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
+	{ figure => 'Unmark cost against range size, nothing purged, after a purge of the range (goal for vrange: within 2x)',
+	  vrange => 'not measured in this run', madv_free => 'no unmark: a write to a page cancels its discard' },
 	{ figure => 'An OOM without swap while another process holds marked memory (goal: within 1.25x of nothing marked)',
 	  vrange => 'not measured in this run', madv_free => 'not measured in this run' },
 ], 'headline figures from the data; benchmarks absent from this run are not measured');
@@ -127,13 +129,21 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 		'95% of keep (median of 1 runs); at least 90% in 1 of 1'], 'churn against keep, vrange also with a VMA per chunk');
 	is_deeply([@{$f[3]}{qw(vrange madv_free)}], ['1.50x at 1 GiB vs 4 KiB (median of 1 variants)',
 		'9000.00x at 1 GiB vs 4 KiB (median of 1 variants)'], 'mark cost growth');
-	is_deeply([@{$f[4]}{qw(vrange madv_free)}], ['1.03x the time with nothing marked (median of 2 runs); within 1.25x in 1 of 2',
+	is_deeply([@{$f[5]}{qw(vrange madv_free)}], ['1.03x the time with nothing marked (median of 2 runs); within 1.25x in 1 of 2',
 		'0.98x the time with nothing marked (median of 1 runs); within 1.25x in 1 of 1'], 'OOM next to marked memory');
 	push @{$mm{variants}{both}{modes}{'swap-classic'}{data}},
 		$mark->('vrange', 'getppid', 4096, 100), $mark->('vrange', 'getppid', 1 << 30, 1000);
 	@f = VMAB::Report::Summary::figures(\%mm);
 	is($f[3]{vrange}, '1.50x at 1 GiB vs 4 KiB (median of 1 variants); 0.15x once the getppid() control ' .
 		'at the same point is divided out (median of 1)', 'mark cost growth, also against the null call');
+	is($f[4]{vrange}, 'not measured in this run', 'no unmark after a purge timed: not measured');
+	# The sweep of the unmark after a purge stops at 64 MiB: the control over those sizes.
+	push @{$mm{variants}{both}{modes}{'swap-classic'}{data}},
+		$mark->('vrange', 'nonvolatile_after_purge', 4096, 2000), $mark->('vrange', 'nonvolatile_after_purge', 1 << 26, 2400),
+		$mark->('vrange', 'getppid', 1 << 26, 400);
+	@f = VMAB::Report::Summary::figures(\%mm);
+	is($f[4]{vrange}, '1.20x at 64 MiB vs 4 KiB (median of 1 variants); 0.30x once the getppid() control ' .
+		'at the same point is divided out (median of 1)', 'unmark after a purge, against the control over its sizes');
 }
 
 is_deeply([VMAB::Report::Summary::lost_share($m)], [['memcg_reclaim', 100, 0], ['write_after_mark', 100, 50]],

@@ -162,10 +162,12 @@ sub oom_vs_none {
 # Mark cost at the largest range size against the smallest, per variant,
 # and the same divided by a getppid() timed at the same point (under TCG
 # the null call itself grows with the size of the range swept before it).
-sub mark_growth {
-	my ($m, $design) = @_;
+# How one design's operation grows from the smallest to the largest size,
+# median over the variants, and divided by the getppid() control's growth
+# over the same sizes.
+sub op_growth {
+	my ($m, $design, $op) = @_;
 	my $marks = VMAB::Report::Bench::collect($m, 'mark');
-	my $op = $design eq 'vrange' ? 'volatile' : 'madv_free';
 	my (@g, @adj, $lo, $hi);
 	for my $v (keys %$marks) {
 		my $mode = VMAB::Report::Bench::widest_mode($marks->{$v});
@@ -174,14 +176,27 @@ sub mark_growth {
 		next unless defined $r;
 		push @g, $r;
 		($lo, $hi) = ($l, $h);
-		my ($gc, $cl, $ch) = VMAB::Report::Bench::growth($t, 'vrange', 'getppid');
-		push @adj, $r / $gc if defined $gc && $gc > 0 && $cl == $l && $ch == $h;
+		my $gc = VMAB::Report::Bench::growth_between($t, 'vrange', 'getppid', $l, $h);
+		push @adj, $r / $gc if defined $gc && $gc > 0;
 	}
 	return $NOT_MEASURED unless @g;
 	return sprintf('%.2fx at %s vs %s (median of %d variants)%s', median(@g),
 		VMAB::Report::Bench::size_name($hi), VMAB::Report::Bench::size_name($lo), scalar @g,
 		@adj ? sprintf('; %.2fx once the getppid() control at the same point is divided out (median of %d)',
 			median(@adj), scalar @adj) : '');
+}
+
+sub mark_growth {
+	my ($m, $design) = @_;
+	return op_growth($m, $design, $design eq 'vrange' ? 'volatile' : 'madv_free');
+}
+
+# The unmark with nothing purged that follows a purge of the same range: the
+# one an allocator under pressure makes.
+sub unmark_growth {
+	my ($m, $design) = @_;
+	return 'no unmark: a write to a page cancels its discard' if $design eq 'madv_free';
+	return op_growth($m, $design, 'nonvolatile_after_purge');
 }
 
 sub figures {
@@ -194,6 +209,8 @@ sub figures {
 		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($KEEP_GOAL) . ')',
 		 sub { churn_vs_keep($m, $_[0]) }],
 		["Mark cost against range size (goal for vrange: within ${FLAT}x)", sub { mark_growth($m, $_[0]) }],
+		['Unmark cost against range size, nothing purged, after a purge of the range ' .
+		 "(goal for vrange: within ${FLAT}x)", sub { unmark_growth($m, $_[0]) }],
 		['An OOM without swap while another process holds marked memory (goal: within ' .
 		 sprintf('%.2fx', $OOM_GOAL) . ' of nothing marked)', sub { oom_vs_none($m, $_[0]) }],
 	);
