@@ -144,6 +144,15 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 	@f = VMAB::Report::Summary::figures(\%mm);
 	is($f[4]{vrange}, '1.20x at 64 MiB vs 4 KiB (median of 1 variants); 0.30x once the getppid() control ' .
 		'at the same point is divided out (median of 1)', 'unmark after a purge, against the control over its sizes');
+	# A second variant whose sweep stopped earlier: the sizes are said as they are
+	# (median() of two is the lower one).
+	$mm{variants}{debug} = { modes => { 'swap-classic' => { data => [
+		$mark->('vrange', 'nonvolatile_after_purge', 4096, 2000), $mark->('vrange', 'nonvolatile_after_purge', 1 << 22, 2200),
+		$mark->('vrange', 'getppid', 4096, 100), $mark->('vrange', 'getppid', 1 << 22, 200) ] } } };
+	@f = VMAB::Report::Summary::figures(\%mm);
+	is($f[4]{vrange}, '1.10x from the smallest size to each variant\'s largest (4 MiB, 64 MiB) (median of 2 variants); ' .
+		'0.30x once the getppid() control at the same point is divided out (median of 2)',
+		'variants whose sweeps end at different sizes');
 }
 
 is_deeply([VMAB::Report::Summary::lost_share($m)], [['memcg_reclaim', 100, 0], ['write_after_mark', 100, 50]],

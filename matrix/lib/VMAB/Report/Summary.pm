@@ -168,20 +168,24 @@ sub oom_vs_none {
 sub op_growth {
 	my ($m, $design, $op) = @_;
 	my $marks = VMAB::Report::Bench::collect($m, 'mark');
-	my (@g, @adj, $lo, $hi);
+	my (@g, @adj, %lo, %hi);
 	for my $v (keys %$marks) {
 		my $mode = VMAB::Report::Bench::widest_mode($marks->{$v});
 		my $t = VMAB::Report::Bench::mark_lookup($marks->{$v}{$mode});
 		my ($r, $l, $h) = VMAB::Report::Bench::growth($t, $design, $op);
 		next unless defined $r;
 		push @g, $r;
-		($lo, $hi) = ($l, $h);
+		$lo{$l} = $hi{$h} = 1;
 		my $gc = VMAB::Report::Bench::growth_between($t, 'vrange', 'getppid', $l, $h);
 		push @adj, $r / $gc if defined $gc && $gc > 0;
 	}
 	return $NOT_MEASURED unless @g;
-	return sprintf('%.2fx at %s vs %s (median of %d variants)%s', median(@g),
-		VMAB::Report::Bench::size_name($hi), VMAB::Report::Bench::size_name($lo), scalar @g,
+	# The variants' sweeps end where their time budgets ran out.
+	my @his = map { VMAB::Report::Bench::size_name($_) } sort { $a <=> $b } keys %hi;
+	my $sizes = keys %lo == 1 && @his == 1
+		? sprintf('at %s vs %s', $his[0], VMAB::Report::Bench::size_name(keys %lo))
+		: sprintf('from the smallest size to each variant\'s largest (%s)', join(', ', @his));
+	return sprintf('%.2fx %s (median of %d variants)%s', median(@g), $sizes, scalar @g,
 		@adj ? sprintf('; %.2fx once the getppid() control at the same point is divided out (median of %d)',
 			median(@adj), scalar @adj) : '');
 }
