@@ -159,12 +159,10 @@ sub oom_vs_none {
 		median(@r), scalar @r, $OOM_GOAL, scalar(grep { $_ <= $OOM_GOAL } @r), scalar @r);
 }
 
-# Mark cost at the largest range size against the smallest, per variant,
-# and the same divided by a getppid() timed at the same point (under TCG
-# the null call itself grows with the size of the range swept before it).
-# How one design's operation grows from the smallest to the largest size,
-# median over the variants, and divided by the getppid() control's growth
-# over the same sizes.
+# How one design's operation grows from the smallest range size to the
+# largest, median over the variants, and the same divided by a getppid()
+# timed at the same point over the same sizes (under TCG the null call
+# itself grows with the size of the range swept before it).
 sub op_growth {
 	my ($m, $design, $op) = @_;
 	my $marks = VMAB::Report::Bench::collect($m, 'mark');
