@@ -137,6 +137,16 @@ sub growth_between {
 	return ratio($s->{$hi}{ns_median}, $s->{$lo}{ns_median});
 }
 
+# growth(), and the same divided by the getppid() control's growth over the
+# same sizes (undef where the control lacks them): ($g, $lo, $hi, $adjusted).
+sub growth_vs_control {
+	my ($t, $design, $op) = @_;
+	my ($g, $lo, $hi) = growth($t, $design, $op);
+	return unless defined $g;
+	my $gc = growth_between($t, 'vrange', 'getppid', $lo, $hi);
+	return ($g, $lo, $hi, defined $gc && $gc > 0 ? $g / $gc : undef);
+}
+
 # What the unmark after a purge cost before vrange patch 20 (the `vrange`
 # and `both` kernels, swap-classic, the matrix of 2026-12-06), recorded once
 # so that a reader sees what changed.
@@ -251,9 +261,7 @@ sub mark_verdict {
 		my $adj = defined $gc && $gc > 0 ? $gn / $gc : undef;
 		my $nmet = $gn <= $FLAT || (defined $adj && $adj <= $FLAT);
 		# After a purge of the range: against the control over its own sizes.
-		my ($ga, $alo, $ahi) = growth($t, 'vrange', 'nonvolatile_after_purge');
-		my $gca = defined $ga ? growth_between($t, 'vrange', 'getppid', $alo, $ahi) : undef;
-		my $aadj = defined $gca && $gca > 0 ? $ga / $gca : undef;
+		my ($ga, $alo, $ahi, $aadj) = growth_vs_control($t, 'vrange', 'nonvolatile_after_purge');
 		$nmet &&= $ga <= $FLAT || (defined $aadj && $aadj <= $FLAT) if defined $ga;
 		push @{$goals->{unmark}}, { variant => $v, mode => $mode, ratio => $gn, control => $gc,
 					    adjusted => $adj, lo => $nlo, hi => $nhi, met => $nmet,

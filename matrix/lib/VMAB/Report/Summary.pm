@@ -170,12 +170,11 @@ sub op_growth {
 	for my $v (keys %$marks) {
 		my $mode = VMAB::Report::Bench::widest_mode($marks->{$v});
 		my $t = VMAB::Report::Bench::mark_lookup($marks->{$v}{$mode});
-		my ($r, $l, $h) = VMAB::Report::Bench::growth($t, $design, $op);
+		my ($r, $l, $h, $a) = VMAB::Report::Bench::growth_vs_control($t, $design, $op);
 		next unless defined $r;
 		push @g, $r;
 		$lo{$l} = $hi{$h} = 1;
-		my $gc = VMAB::Report::Bench::growth_between($t, 'vrange', 'getppid', $l, $h);
-		push @adj, $r / $gc if defined $gc && $gc > 0;
+		push @adj, $a if defined $a;
 	}
 	return $NOT_MEASURED unless @g;
 	# The variants' sweeps end where their time budgets ran out.
