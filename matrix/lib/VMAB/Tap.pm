@@ -1,7 +1,7 @@
 package VMAB::Tap;
 # Parsing the results channel (ttyS1) of one boot.  /init frames each
 # program's TAP 13 output (see suite/init.sh):
-#   @@vmab hello variant=V kernel=K modes=M clocksource=C
+#   @@vmab hello variant=V kernel=K modes=M clocksource=C cpus=N
 #   @@vmab begin mode=M prog=P
 #   ...TAP from P, including "# @data {json}" lines...
 #   @@vmab end mode=M prog=P rc=N ms=N clocksource=C

@@ -13,7 +13,7 @@ use VMAB::File qw(slurp spew);
 use VMAB::Guest qw(build_initramfs);
 use VMAB::Log qw(info phase);
 use VMAB::Pool qw(run_pool);
-use VMAB::Qemu qw(boot probe_accel qemu_version);
+use VMAB::Qemu qw(boot probe_accel qemu_version $GUEST_CPUS);
 use VMAB::Record qw(variant_record counts);
 use VMAB::Results qw(load_matrix save_matrix);
 use VMAB::Reuse qw(boot_key reusable_boot remember_boot forget_boot);
@@ -158,7 +158,8 @@ sub boot_plan {
 	my ($ctx, $v, $accel, $lists) = @_;
 	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($accel eq 'kvm' ? 3 : 1);
 	my $modes = join(',', @{$v->{modes}});
-	return ($timeout, $modes, "vmab_variant=$v->{name} vmab_modes=$modes vmab_list=$lists");
+	return ($timeout, $modes, "vmab_variant=$v->{name} vmab_modes=$modes vmab_list=$lists " .
+		"vmab_cpus=$GUEST_CPUS");
 }
 
 # One QEMU run of a variant's kernel, its logs into $dir.
