@@ -8,6 +8,8 @@
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
 #   make checkpatch  every patch through the tree's checkpatch.pl --strict
+#   make config-deps at most 60 objects of each built variant depend on a
+#                 design's option (Kbuild's fixdep; make check runs it)
 #   make test-host   the driver's host-side unit tests (no tree needed)
 #   make report   classify and judge each variant's last boot again, then
 #                 regenerate out/report from out/results/matrix.json
@@ -30,7 +32,7 @@ matrix: deps
 # of that report follows it (a failed driver stops make before it).
 check: deps test-host checkpatch
 	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list --judge
-	$(MAKE) --no-print-directory check-report
+	$(MAKE) --no-print-directory config-deps check-report
 
 check-report: deps
 	$(PERL) tools/check-report.pl out/report
@@ -41,7 +43,11 @@ test-host: deps
 	prove -I matrix/lib matrix/t
 
 checkpatch: deps tree
-	prove -I matrix/lib matrix/xt
+	prove -I matrix/lib matrix/xt/checkpatch.t
+
+# After the builds: no design's option reaches most of the kernel's objects.
+config-deps:
+	prove -I matrix/lib matrix/xt/config_deps.t
 
 tree: deps
 	$(DRIVER) tree
@@ -61,4 +67,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host checkpatch bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch config-deps bench stress report clean distclean
