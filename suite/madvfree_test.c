@@ -622,7 +622,7 @@ TEST_F_TIMEOUT(lf, fork_parent_copy_survives_child_free, 180)
 
 TEST_F_TIMEOUT(lf, mlocked_lazyfree_pages_do_not_stop_anon_reclaim, 180)
 {
-	long pswpout0, ooms0, swapped;
+	long pswpout0, ooms0, swapped, gauge_locked;
 	char *locked, *inuse, events[300];
 	int ret;
 
@@ -643,7 +643,7 @@ TEST_F_TIMEOUT(lf, mlocked_lazyfree_pages_do_not_stop_anon_reclaim, 180)
 	ASSERT_EQ(0, mlock(locked, LOCKED_PAGES * PAGE_SZ));
 	drain();
 	/* Unevictable now: not what reclaim could discard */
-	ASSERT_EQ(0, memcg_stat_wait(&self->cg, "lazyfree", 0));
+	gauge_locked = memcg_stat_wait(&self->cg, "lazyfree", 0);
 	inuse = map_anon(INUSE_LEN);
 	ASSERT_NE(MAP_FAILED, inuse);
 	ASSERT_EQ(0, no_hugepage(inuse, INUSE_LEN));
@@ -654,8 +654,9 @@ TEST_F_TIMEOUT(lf, mlocked_lazyfree_pages_do_not_stop_anon_reclaim, 180)
 	pswpout0 = vmstat_get("pswpout");
 	ret = memcg_reclaim(&self->cg, INUSE_LEN / 2);
 	swapped = vmstat_get("pswpout") - pswpout0;
-	TH_LOG("memory.reclaim of %lu KiB: %d, %ld pages swapped out",
-	       INUSE_LEN / 2 / 1024, ret, swapped);
+	TH_LOG("lazyfree %ld B once mlocked; memory.reclaim of %lu KiB: %d, %ld pages swapped out",
+	       gauge_locked, INUSE_LEN / 2 / 1024, ret, swapped);
+	ASSERT_EQ(0, gauge_locked);
 	ASSERT_EQ(0, ret);
 	ASSERT_LE((long)(INUSE_LEN / 2 / PAGE_SZ), swapped);
 	ASSERT_EQ(ooms0, keyed_value(events, "oom_kill", ' '));
