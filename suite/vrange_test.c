@@ -1862,11 +1862,11 @@ TEST_F_TIMEOUT(vr, lazyfree_shared_by_fork_counts_one_purge, 240)
 	purged0 = events("pgvrange_purged");
 	lazyfreed0 = events("pglazyfreed");
 	cg_purged0 = memcg_stat(&self->cg, "pgvrange_purged");
-	ASSERT_LE(0, cg_purged0);	/* memory.stat shows it */
 	lost = reclaim_all(&self->cg, p, LEN, 8);
 	ASSERT_EQ(NPAGES, lost);
 	ASSERT_EVENTS("pglazyfreed", lazyfreed0, NPAGES);
 	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
+	ASSERT_LE(0, cg_purged0);	/* memory.stat shows it */
 	ASSERT_EQ(NPAGES, memcg_stat(&self->cg, "pgvrange_purged") -
 		  cg_purged0);
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
