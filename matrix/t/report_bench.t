@@ -145,8 +145,8 @@ SKIP: {
 {
 	local $VMAB::Report::Plot::GNUPLOT = '/nonexistent/gnuplot';
 	my $d2 = tempdir(CLEANUP => 1);
-	like(VMAB::Report::Bench::section($m, $d2), qr/plot not drawn: \/nonexistent\/gnuplot not found/,
-	     'a missing gnuplot is said, not fatal');
+	ok(!eval { VMAB::Report::Bench::section($m, $d2); 1 }, 'a plot that cannot be drawn fails the benchmarks');
+	like($@, qr/^plot bench-mark-both: \/nonexistent\/gnuplot not found$/, '... as it fails the summary, saying which plot and why');
 }
 
 my $empty = VMAB::Report::Bench::section({ accelerator => 'kvm', variants => {} }, $dir);

@@ -172,7 +172,7 @@ SKIP: {
 	local $VMAB::Report::Plot::GNUPLOT = '/nonexistent/gnuplot';
 	my $dir = tempdir(CLEANUP => 1);
 	ok(!eval { VMAB::Report::Summary::section($m, $dir); 1 }, 'a plot that cannot be drawn fails the summary');
-	like($@, qr/summary plot: .*not found/, '... saying why');
+	like($@, qr/^plot summary-lost-share: \/nonexistent\/gnuplot not found$/, '... saying which plot and why');
 }
 
 # What came after: every later design named, each with a source.

@@ -15,7 +15,9 @@ package VMAB::Judge;
 # whose name needs an option the .config lacks, is unexpected.
 # matrix/known.tsv lists the exceptions, each with its reason (load_known).
 # A benchmark (a bench_* program) that ended on a jiffies clocksource timed
-# itself in 4 ms steps: that is unexpected too (clock_problems).
+# itself in 4 ms steps: that is unexpected too (clock_problems); so is a
+# "# @data" line that is not one JSON object, whose figures would otherwise
+# be lost without a word (data_problems).
 use strict;
 use warnings;
 use Exporter 'import';
@@ -24,7 +26,7 @@ use VMAB::Kconfig qw(parse_config);
 use VMAB::Record qw(prog_of);
 use VMAB::Variants qw(mode_traits);
 
-our @EXPORT_OK = qw(load_known load_config expect judge);
+our @EXPORT_OK = qw(load_known load_config expect judge data_problems);
 
 # The options a test's id or skip reason may name, and how it names them
 # (a SIGBUS on a purged page is design A's alone).
@@ -185,6 +187,21 @@ sub clock_problems {
 			  'CLOCK_MONOTONIC moved in 4 ms steps, its timings are not to be trusted'] }
 	} grep { $_->{prog} =~ /^bench_/ && ($_->{clocksource} // '') =~ /jiffies/ }
 		@{$r->{programs}};
+}
+
+# data_problems($parsed_results) -> one problem per "# @data" line that
+# did not parse as one JSON object (VMAB::Tap's bad_data): a malformed or
+# truncated line loses figures the report would show, so it is unexpected
+# whatever the .config.
+sub data_problems {
+	my ($r) = @_;
+	return map {
+		{ mode => $_->{mode}, id => "$_->{prog}/*", want => 'a JSON object', got => 'malformed',
+		  what => 'malformed @data line',
+		  why => ["$_->{prog} printed a \"# \@data\" line that is not one JSON object (malformed or " .
+			  'cut off), so its figures are lost: ' . (length $_->{line} > 200
+				? substr($_->{line}, 0, 197) . '...' : $_->{line})] }
+	} @{$r->{bad_data} // []};
 }
 
 1;

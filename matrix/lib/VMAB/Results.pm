@@ -30,12 +30,21 @@ our @EXPORT_OK = qw(load_matrix save_matrix write_tap exit_status);
 
 sub json { JSON::PP->new->canonical->pretty }
 
+# load_matrix($file) -> the matrix; an empty one when there is no file
+# yet.  A file that is not a matrix (cut off, edited by hand) dies: it is
+# never silently replaced by an empty one, which would lose every result.
 sub load_matrix {
 	my ($file) = @_;
+	return { variants => {} } unless -e $file;
 	my $text = slurp($file);
-	return { variants => {} } unless length $text;
+	die "$file is empty: not a matrix.json (remove it to start afresh)\n" unless length $text;
 	my $m = eval { json()->decode($text) };
-	return ref $m eq 'HASH' ? $m : { variants => {} };
+	die "$file is not valid JSON (" . ($@ =~ s/ at \S+ line \d+\.?\n//r =~ s/\s+$//r) .
+		"): fix it or remove it to start afresh\n" unless $m;
+	die "$file is not a matrix.json: no \"variants\" object\n"
+		unless ref $m eq 'HASH' && ref($m->{variants} // {}) eq 'HASH';
+	$m->{variants} //= {};
+	return $m;
 }
 
 sub save_matrix {

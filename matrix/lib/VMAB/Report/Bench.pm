@@ -97,7 +97,7 @@ sub fmt_n { my ($n) = @_; return defined $n ? sprintf($n >= 100 ? '%.0f' : '%.1f
 
 sub plot_ref {
 	my ($file, $alt) = @_;
-	return $file ? "![$alt]($file)\n\n" : "_(plot not drawn: $VMAB::Report::Plot::why)_\n\n";
+	return "![$alt]($file)\n\n";
 }
 
 # ---- mark cost ----

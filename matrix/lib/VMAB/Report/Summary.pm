@@ -272,8 +272,7 @@ sub section {
 		my $svg = bars_svg($dir, 'summary-lost-share', {
 			title => 'Marked pages lost under pressure, by scenario (median over variants and modes)',
 			ylabel => '% of the marked pages', size => '900,340' },
-			[$TITLE{vrange}, $TITLE{madv_free}], \@share)
-			or die "summary plot: $VMAB::Report::Plot::why\n";
+			[$TITLE{vrange}, $TITLE{madv_free}], \@share);
 		$md .= "![Marked pages lost under pressure, by scenario, design A against design B]($svg)\n\n";
 	}
 	return "$md\n";
