@@ -7,7 +7,7 @@ use File::Temp qw(tempdir);
 use VMAB::File qw(slurp);
 use VMAB::Report qw(write_report variants_by_tests);
 use VMAB::Report::Html qw(headings);
-use VMAB::Report::Check qw(network_problems);
+use VMAB::BrowserCheck qw(network_problems);
 
 my $m = {
 	generated => '2026-12-03 10:00:00 UTC', accelerator => 'tcg', qemu_version => '7.2.0',
