@@ -67,6 +67,11 @@ my %not_data = map { $_ => 1 } (
 	qw(absent accounting adjusted after after_adjusted after_hi after_lo b cg_absent cg_differs cg_equal control cost
 	   differs equal garbage_pages hi lo loss met purging r ratio scan th
 	   undetected_vrange_losses),
+	# the analysis' structures (VMAB::Report::Goals) and the designs' table
+	# (VMAB::Designs)
+	qw(big by core discarded droppable first_swapped first_taken flat growth mark_op marked
+	   n_adjusted no_unmark ratios share shares swapped_kb t tag taken threshold unmark_op
+	   vrange_vs_free within x),
 	# plot and page settings
 	qw(aspect chromium figure height hline images key links logx logy
 	   screenshot sw w width xlabel ylabel),

@@ -10,23 +10,13 @@ use File::Path qw(make_path);
 use VMAB::File qw(spew);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Html qw(md_to_html toc);
-use VMAB::Variants qw(report_order);
+use VMAB::Report::Data qw(variant_names);
 use VMAB::Report::Summary;
 use VMAB::Report::Scenarios;
 use VMAB::Report::Bench;
 use VMAB::Report::After;
 
 our @EXPORT_OK = qw(write_report report_md variants_by_tests);
-
-our @ORDER = report_order();	# matrix/variants.conf
-
-sub variant_names {
-	my ($m) = @_;
-	my %have = map { $_ => 1 } keys %{$m->{variants}};
-	my @v = grep { $have{$_} } @ORDER;
-	push @v, sort grep { my $x = $_; !grep { $_ eq $x } @ORDER } keys %have;
-	return @v;
-}
 
 # One cell: the outcome over all modes of a variant, e.g. "pass", "skip",
 # "FAIL 1/4", "pass 2 / skip 2".
