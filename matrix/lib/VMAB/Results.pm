@@ -4,8 +4,15 @@ package VMAB::Results;
 # phase's duration, the accelerator, versions and all "@data" figures.
 #
 # matrix.json = {
+#   schema_version (2; none: 1), run_id (the latest run: its "generated"),
 #   generated, accelerator, qemu_version, host_kernel, tarball,
 #   variants => { V => {     (VMAB::Record::variant_record)
+#     provenance => { run_id (the run that made this record: a partial
+#       run, V=both, leaves the other variants' records and theirs),
+#       project_commit ("sha" or "sha-dirty"), tree_commit, patch_digest
+#       (VMAB::Tree::patch_digest), config_sha256 (its .config),
+#       qemu_version, compiler (the kernel's LINUX_COMPILER) }
+#       (VMAB::Provenance),
 #     outcome, why => [...], splats => [...], kernel_release, run_at,
 #     results => [ {variant, mode, test, status, reason, excerpt} ],
 #     clocksource (the guest's clocksource when its last program ended, else

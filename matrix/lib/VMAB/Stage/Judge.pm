@@ -51,7 +51,7 @@ sub judge_boot {
 # of matrix.json whose last boot left its logs, classified and judged again
 # from them as judge_boot does after a boot (a build failure, or a boot
 # whose driver died, has no modes and keeps its record).  The record keeps
-# its phases and kernel release.
+# its phases, kernel release, run time and provenance.
 sub rejudge_matrix {
 	my ($ctx, $m, $known) = @_;
 	my @done;
@@ -71,6 +71,7 @@ sub rejudge_matrix {
 			flooded => $ph->{boot_flooded} // scalar(grep { /^console flood/ } @why),
 			phases => $ph, release => $x->{kernel_release});
 		$m->{variants}{$n}{run_at} = $x->{run_at} if defined $x->{run_at};
+		$m->{variants}{$n}{provenance} = $x->{provenance} if $x->{provenance};
 		push @done, $n;
 	}
 	return @done;
