@@ -22,6 +22,7 @@ package VMAB::Designs;
 #   marked     the /proc/vmstat counter of pages marked (undef: none)
 #   mark_op, unmark_op  its bench_mark operations (undef: none)
 #   no_unmark  what stands for an unmark where it has none
+#   marked_as  what its marked memory is called ("volatile")
 #   core       the report's summary, questions and scenario tables give it
 #              a column even when this run has no figures of it (C gets
 #              one only when matrix.json has its figures)
@@ -35,19 +36,19 @@ our @DESIGNS = (
 	{ key => 'vrange', tag => 'A', title => 'A: vrange', config => 'CONFIG_VRANGE',
 	  names => qr/(?<![a-z])(?:vrange|sigbus)/i, in_both => 1, core => 1,
 	  discarded => 'pgvrange_purged', marked => undef,
-	  mark_op => 'volatile', unmark_op => 'nonvolatile_after_purge' },
+	  mark_op => 'volatile', unmark_op => 'nonvolatile_after_purge', marked_as => 'volatile' },
 	{ key => 'madv_free', tag => 'B', title => 'B: MADV_FREE', config => 'CONFIG_MADV_FREE',
 	  names => qr/(?<![a-z])(?:madv_?free|lazyfree)/i, in_both => 1, core => 1,
 	  discarded => 'pglazyfreed', marked => 'pglazyfree',
 	  mark_op => 'madv_free', unmark_op => undef,
-	  no_unmark => 'no unmark: a write to a page cancels its discard' },
+	  no_unmark => 'no unmark: a write to a page cancels its discard', marked_as => 'lazily freed' },
 	# Linux 6.11's MAP_DROPPABLE: dropped pages go the lazy-free way, so
 	# reclaim counts them in pglazyfreed.
 	{ key => 'droppable', tag => 'C', title => 'C: MAP_DROPPABLE', config => 'CONFIG_MAP_DROPPABLE',
 	  names => qr/(?<![a-z])(?:map_)?droppable/i, in_both => 0, core => 0,
 	  discarded => 'pglazyfreed', marked => undef,
 	  mark_op => undef, unmark_op => undef,
-	  no_unmark => 'no unmark: the whole mapping stays droppable' },
+	  no_unmark => 'no unmark: the whole mapping stays droppable', marked_as => 'droppable' },
 );
 
 my %BY_KEY = map { $_->{key} => $_ } @DESIGNS;

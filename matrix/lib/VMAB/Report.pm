@@ -118,7 +118,7 @@ sub report_md {
 	$md .= "## What went wrong\n\n" . problems($m) . "\n";
 	$md .= "## Scenarios and the questions of 2014\n\n" . VMAB::Report::Scenarios::section($m, $dir) . "\n";
 	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir) . "\n";
-	$md .= "## What came after\n\n" . VMAB::Report::After::section() . "\n";
+	$md .= "## What came after\n\n" . VMAB::Report::After::section($m) . "\n";
 	$md .= "## Appendix: per-cell tables\n\n" . VMAB::Report::Scenarios::appendix($m) .
 		"### Every test, by variant\n\nEach cell sums the run-time modes the variant ran.\n\n" .
 		variants_by_tests($m) . "\n";

@@ -16,14 +16,12 @@ use warnings;
 use List::Util qw(min max);
 use VMAB::Report::Plot qw(lines_svg bars_svg);
 use VMAB::Report::Data qw(ordered collect collect_stressng @VARIANT_ORDER @MODE_ORDER);
+use VMAB::Designs;
 use VMAB::Report::Goals qw(%THRESHOLD);
 
 *ratio = \&VMAB::Report::Goals::ratio;
 *growth = \&VMAB::Report::Goals::growth;
-our @CHURN_DESIGNS = @VMAB::Report::Goals::CHURN_DESIGNS;
 our @KEEP_DESIGNS = @VMAB::Report::Goals::KEEP_DESIGNS;
-our @OOM_DESIGNS = @VMAB::Report::Goals::OOM_DESIGNS;
-our @PRESSURE_DESIGNS = qw(dontneed madv_free vrange);
 
 # Mark-cost columns: [design, op, heading, field (default ns_median)].
 # MADV_FREE's first call on fresh pages also moves them to the lazyfree
@@ -187,7 +185,7 @@ sub mark_verdict {
 # ---- churn ----
 
 sub churn_section {
-	my ($rows, $churn, $dir) = @_;
+	my ($m, $rows, $churn, $dir) = @_;
 	my $md = "### Allocator churn (ebizzy-like)\n\n";
 	$md .= "Threads copy a random chunk into a freshly allocated one, search it and free it; " .
 		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
@@ -199,12 +197,13 @@ sub churn_section {
 		"interleaved in rounds, `keep` last in each; a ratio (and a share of `keep`) is the median " .
 		"over the rounds of each round's, with its range over the rounds in brackets.\n\n";
 	return $md . "_No churn figures in this run._\n\n" unless @$rows;
-	my @shown = grep { $_ ne 'dontneed' } @CHURN_DESIGNS;
+	my @designs = VMAB::Report::Goals::bench_designs($m, 'churn', \@VMAB::Report::Goals::CHURN_DESIGNS);
+	my @shown = grep { $_ ne 'dontneed' } @designs;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
 		my @mine = grep { $_->{variant} eq $v } @$rows;
 		$md .= "#### $v\n\n| mode | threads | MADV_DONTNEED records/s | " .
 			join(' | ', map { "$_ / DONTNEED" } @shown) .
-			" | vrange / MADV_FREE |\n" . '|---' x (3 + @CHURN_DESIGNS) . "|\n" . join('', map {
+			" | vrange / MADV_FREE |\n" . '|---' x (3 + @designs) . "|\n" . join('', map {
 				my $r = $_;
 				"| $r->{mode} | $r->{threads} | " . fmt_n(($r->{by}{dontneed} // {})->{records_per_s}) . ' | ' .
 				join(' | ', map { fmt_x($r->{ratio}{$_}) . spread($r->{by}{$_}) } @shown) .
@@ -213,14 +212,14 @@ sub churn_section {
 			ylabel => 'ratio to MADV_DONTNEED', hline => $THRESHOLD{free} },
 			[@shown], [map { my $r = $_; ["$r->{mode}/$r->{threads}t", map { $r->{ratio}{$_} } @shown] } @mine]),
 			"churn ratios, $v");
-		$md .= where_time_goes($churn->{$v});
+		$md .= where_time_goes($churn->{$v}, @designs);
 	}
 	return $md;
 }
 
 # Time per iteration split by phase, and the counters, at 1 thread in the first mode.
 sub where_time_goes {
-	my ($modes) = @_;
+	my ($modes, @designs) = @_;
 	my $mode = (ordered(\@MODE_ORDER, keys %$modes))[0];
 	my @d = grep { ($_->{threads} // 0) == 1 } @{$modes->{$mode}};
 	return '' unless @d;
@@ -228,7 +227,7 @@ sub where_time_goes {
 	my $md = "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
 		"| design | records/s vs keep | alloc | copy (with its faults) | search | free | page faults | pglazyfree | pgvrange_purged | purged reuses |\n" .
 		"|---|---|---|---|---|---|---|---|---|---|\n";
-	for my $dn (grep { $by{$_} } @CHURN_DESIGNS) {
+	for my $dn (grep { $by{$_} } @designs) {
 		my $x = $by{$dn};
 		my $it = $x->{iterations} || 1;
 		my $rk = VMAB::Report::Goals::share_of_keep(\%by, $dn);
@@ -258,7 +257,7 @@ sub swap_out {
 }
 
 sub pressure_section {
-	my ($press, $dir) = @_;
+	my ($press, $dir, @designs) = @_;
 	my $md = "### Under memory pressure\n\n";
 	$md .= "Churn and an object cache in one memory cgroup whose `memory.max` is below " .
 		"their combined footprint; per design, in each run-time mode (with and without swap). " .
@@ -273,7 +272,7 @@ sub pressure_section {
 			"lazyfreed (MADV_FREE) | swap out | major faults | OOM kills |\n" . '|---' x 15 . "|\n";
 		for my $mode (ordered(\@MODE_ORDER, keys %{$press->{$v}})) {
 			my %by = map { $_->{design} => $_ } @{$press->{$v}{$mode}};
-			for my $dn (grep { $by{$_} } @PRESSURE_DESIGNS) {
+			for my $dn (grep { $by{$_} } @designs) {
 				my $x = $by{$dn};
 				$md .= "| $mode | $dn | " . join(' | ', fmt_n($x->{churn_records_per_s}),
 					fmt_x($x->{churn_ratio_to_dontneed}), fmt_n($x->{cache_ops_per_s}),
@@ -284,14 +283,14 @@ sub pressure_section {
 					$x->{memcg_pgmajfault} // '-',
 					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
 			}
-			push @cplot, [$mode, map { $by{$_} ? $by{$_}{cache_ops_per_s} : undef } @PRESSURE_DESIGNS];
-			push @rplot, [$mode, map { $by{$_} ? $by{$_}{churn_records_per_s} : undef } @PRESSURE_DESIGNS];
+			push @cplot, [$mode, map { $by{$_} ? $by{$_}{cache_ops_per_s} : undef } @designs];
+			push @rplot, [$mode, map { $by{$_} ? $by{$_}{churn_records_per_s} : undef } @designs];
 		}
 		$md .= "\n(An OOM-killed run shows what it did until the kill.)\n\n";
 		$md .= plot_ref(bars_svg($dir, "bench-pressure-cache-$v", { title => "cache accesses/s under pressure, $v",
-			ylabel => 'cache accesses/s' }, [@PRESSURE_DESIGNS], \@cplot), "pressure: cache, $v");
+			ylabel => 'cache accesses/s' }, [@designs], \@cplot), "pressure: cache, $v");
 		$md .= plot_ref(bars_svg($dir, "bench-pressure-churn-$v", { title => "churn records/s under pressure, $v",
-			ylabel => 'churn records/s' }, [@PRESSURE_DESIGNS], \@rplot), "pressure: churn, $v");
+			ylabel => 'churn records/s' }, [@designs], \@rplot), "pressure: churn, $v");
 	}
 	return $md;
 }
@@ -446,7 +445,7 @@ sub goals_summary {
 	for my $x (grep { $_->{design} ne 'none' && defined $_->{ratio} } @$oom) {
 		push @l, sprintf('- An OOM without swap next to %s memory, %s %s: %s the time with nothing marked, ' .
 			'pgscan_anon %s (goal within %.2fx, no anon scan: %s).',
-			$x->{design} eq 'vrange' ? 'volatile' : 'lazily freed', $x->{variant}, $x->{mode},
+			VMAB::Designs::design($x->{design})->{marked_as}, $x->{variant}, $x->{mode},
 			fmt_x($x->{ratio}), $x->{scan} // '-', $ot, $x->{met} ? 'met' : '**missed**');
 	}
 	for my $x (grep { defined } map { VMAB::Report::Goals::mark_goal($_) } @$sweeps) {
@@ -469,8 +468,9 @@ sub section {
 	my @sweeps = VMAB::Report::Goals::mark_sweeps($m);
 	my @oom = VMAB::Report::Goals::oom_rows($m);
 	my $body = mark_section(\@sweeps, $dir) .
-		churn_section(\@churn, collect($m, 'churn'), $dir) .
-		pressure_section(collect($m, 'pressure'), $dir) .
+		churn_section($m, \@churn, collect($m, 'churn'), $dir) .
+		pressure_section(collect($m, 'pressure'), $dir,
+			VMAB::Report::Goals::bench_designs($m, 'pressure', \@VMAB::Report::Goals::PRESSURE_DESIGNS)) .
 		oom_section(\@oom) .
 		jemalloc_section(collect($m, 'jemalloc')) .
 		stressng_section(collect_stressng($m));

@@ -3,6 +3,7 @@ package VMAB::Report::Data;
 # (VMAB::Report::Goals) and the sections use, and nothing formatted.
 #   variant_names($m)             -> the variants, in report order
 #   ordered(\@order, @names)      -> @names in that order, the rest sorted after
+#   with_seen(\@base, @names)     -> @base, then the @names it lacks, sorted, once
 #   data_of_kind($m, $kind[, $keep]) -> ({ variant, mode, d => datum }, ...)
 #   all_data($m)                  -> the scenario records (kind "scenario")
 #   of(\@data, $design, @scenarios) -> those of one design and those scenarios
@@ -17,7 +18,7 @@ use Exporter 'import';
 use VMAB::Designs qw(designs);
 use VMAB::Variants qw(report_order mode_order);
 
-our @EXPORT_OK = qw(variant_names ordered by_rank data_of_kind all_data of collect collect_stressng
+our @EXPORT_OK = qw(variant_names ordered with_seen by_rank data_of_kind all_data of collect collect_stressng
 	columns median tally range_str where $NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
 
 our @VARIANT_ORDER = report_order();	# matrix/variants.conf
@@ -29,6 +30,12 @@ sub ordered {
 	my %rank;
 	@rank{@$order} = (0 .. $#$order);
 	return sort { ($rank{$a} // 1e9) <=> ($rank{$b} // 1e9) || $a cmp $b } @names;
+}
+
+sub with_seen {
+	my ($base, @names) = @_;
+	my %seen = map { $_ => 1 } @$base;
+	return (@$base, sort grep { !$seen{$_}++ } @names);
 }
 
 sub by_rank {

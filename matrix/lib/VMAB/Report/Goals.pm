@@ -19,7 +19,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use List::Util qw(max);
-use VMAB::Report::Data qw(of ordered collect median @VARIANT_ORDER @MODE_ORDER);
+use VMAB::Report::Data qw(of ordered with_seen collect median @VARIANT_ORDER @MODE_ORDER);
 
 our @EXPORT_OK = qw(%THRESHOLD);
 
@@ -37,8 +37,19 @@ our %THRESHOLD = (
 
 # The designs judged against keep, and how the goals name them.
 our @KEEP_DESIGNS = (['madv_free', 'MADV_FREE'], ['vrange', 'vrange'],
-	['vrange_own_vma', 'vrange with a VMA per chunk']);
+	['vrange_own_vma', 'vrange with a VMA per chunk'], ['droppable', 'MAP_DROPPABLE']);
+# The benchmarks' designs, in their tables' order; a design the run has
+# beyond these (C's, once measured) follows them (bench_designs).
 our @CHURN_DESIGNS = qw(dontneed munmap madv_free vrange vrange_own_vma vma_flag keep);
+our @PRESSURE_DESIGNS = qw(dontneed madv_free vrange);
+our @OOM_DESIGNS = qw(none madv_free vrange);
+
+# bench_designs($m, $bench, \@base) -> @base and any other design of that benchmark
+sub bench_designs {
+	my ($m, $bench, $base) = @_;
+	my $c = collect($m, $bench);
+	return with_seen($base, map { $_->{design} // () } map { @$_ } map { values %$_ } values %$c);
+}
 
 sub ratio { my ($a, $b) = @_; return defined $a && defined $b && $b > 0 ? $a / $b : undef }
 
@@ -83,7 +94,7 @@ sub churn_rows {
 				# The program's per-round medians where it gave them,
 				# else the ratio of the medians.
 				my %r = map { $_ => ($b->{$_} // {})->{ratio_to_dontneed}
-					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } @CHURN_DESIGNS;
+					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } with_seen(\@CHURN_DESIGNS, keys %$b);
 				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
 					// ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
 				push @rows, { variant => $v, mode => $mode, threads => $th, by => $b, ratio => \%r,
@@ -204,16 +215,15 @@ sub op_growth {
 
 # ---- an OOM next to marked memory ----
 
-our @OOM_DESIGNS = qw(none madv_free vrange);
-
 sub oom_rows {
 	my ($m) = @_;
 	my $oom = collect($m, 'oom');
+	my @designs = bench_designs($m, 'oom', \@OOM_DESIGNS);
 	my @rows;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$oom)) {
 		for my $mode (ordered(\@MODE_ORDER, keys %{$oom->{$v}})) {
 			for my $x (map { my $dn = $_; grep { ($_->{design} // '') eq $dn } @{$oom->{$v}{$mode}} }
-				   @OOM_DESIGNS) {
+				   @designs) {
 				my ($dn, $r) = ($x->{design}, $x->{ratio_to_control});
 				push @rows, { variant => $v, mode => $mode, design => $dn, x => $x, ratio => $r,
 					scan => $x->{pgscan_anon}, threshold => $THRESHOLD{oom},
