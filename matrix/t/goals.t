@@ -62,6 +62,13 @@ is_deeply([columns(\%c)], ['vrange', 'madv_free', 'droppable'], '... and C with 
 is(VMAB::Report::Goals::first_pass([all_data(\%c)], 'droppable')->{taken}, 2000, '... whose goals come from the same code');
 is_deeply([map { $_->{title} } VMAB::Designs::designs()], ['A: vrange', 'B: MADV_FREE', 'C: MAP_DROPPABLE'], 'the designs table');
 
+# The judge reads the same table: a test naming a design needs its option.
+use VMAB::Judge;
+is_deeply(VMAB::Judge::name_needs('map_droppable_test/drops_on_reclaim'), { CONFIG_MAP_DROPPABLE => 1 },
+	  'the judge: a test naming droppable needs CONFIG_MAP_DROPPABLE');
+is_deeply(VMAB::Judge::name_needs('scenario_test/scn.both_designs'), { CONFIG_VRANGE => 1, CONFIG_MADV_FREE => 1 },
+	  '... and both_designs needs A and B, not C');
+
 # The thresholds are the guest's and the contract's numbers.
 my $contract = slurp("$top/docs/contract.md");
 my ($s9) = $contract =~ /^## 9\. (.*?)(?=^## |\z)/ms;

@@ -13,13 +13,15 @@ package VMAB::Designs;
 #                           of (any "# @data" record with that design)
 # Each row:
 #   key        the "design" value of its data ("vrange")
-#   tag, title its letter and column heading ("A", "A: vrange")
-#   config     the Kconfig symbol that builds it in (the judge: a test that
+#   letter, title  its letter and column heading ("A", "A: vrange")
+#   kconfig    the Kconfig symbol that builds it in (the judge: a test that
 #              names the design needs it)
 #   names      how a test id or skip reason names it (VMAB::Judge)
 #   in_both    one of the two designs of 2014 a "both_designs" test needs
-#   discarded  the /proc/vmstat counter of pages the design lost
-#   marked     the /proc/vmstat counter of pages marked (undef: none)
+#   counter_discarded   the /proc/vmstat event of pages reclaim took from
+#                       it (undef: none counts them)
+#   counter_given_back  the event of pages marked (undef: none)
+# The same names as the guest's table (suite/lib/designs.h, struct design_def).
 #   mark_op, unmark_op  its bench_mark operations (undef: none)
 #   no_unmark  what stands for an unmark where it has none
 #   marked_as  what its marked memory is called ("volatile")
@@ -33,20 +35,21 @@ use Exporter 'import';
 our @EXPORT_OK = qw(designs design design_keys title measured_designs);
 
 our @DESIGNS = (
-	{ key => 'vrange', tag => 'A', title => 'A: vrange', config => 'CONFIG_VRANGE',
+	{ key => 'vrange', letter => 'A', title => 'A: vrange', kconfig => 'CONFIG_VRANGE',
 	  names => qr/(?<![a-z])(?:vrange|sigbus)/i, in_both => 1, core => 1,
-	  discarded => 'pgvrange_purged', marked => undef,
+	  counter_discarded => 'pgvrange_purged', counter_given_back => undef,
 	  mark_op => 'volatile', unmark_op => 'nonvolatile_after_purge', marked_as => 'volatile' },
-	{ key => 'madv_free', tag => 'B', title => 'B: MADV_FREE', config => 'CONFIG_MADV_FREE',
+	{ key => 'madv_free', letter => 'B', title => 'B: MADV_FREE', kconfig => 'CONFIG_MADV_FREE',
 	  names => qr/(?<![a-z])(?:madv_?free|lazyfree)/i, in_both => 1, core => 1,
-	  discarded => 'pglazyfreed', marked => 'pglazyfree',
+	  counter_discarded => 'pglazyfreed', counter_given_back => 'pglazyfree',
 	  mark_op => 'madv_free', unmark_op => undef,
 	  no_unmark => 'no unmark: a write to a page cancels its discard', marked_as => 'lazily freed' },
-	# Linux 6.11's MAP_DROPPABLE: dropped pages go the lazy-free way, so
-	# reclaim counts them in pglazyfreed.
-	{ key => 'droppable', tag => 'C', title => 'C: MAP_DROPPABLE', config => 'CONFIG_MAP_DROPPABLE',
-	  names => qr/(?<![a-z])(?:map_)?droppable/i, in_both => 0, core => 0,
-	  discarded => 'pglazyfreed', marked => undef,
+	# Linux 6.11's MAP_DROPPABLE: no event counts its pages (a written
+	# droppable page is dropped by try_to_unmap_one() and freed uncounted;
+	# suite/lib/designs.h says how).
+	{ key => 'droppable', letter => 'C', title => 'C: MAP_DROPPABLE', kconfig => 'CONFIG_MAP_DROPPABLE',
+	  names => qr/(?<![a-z])droppable/i, in_both => 0, core => 0,
+	  counter_discarded => undef, counter_given_back => undef,
 	  mark_op => undef, unmark_op => undef,
 	  no_unmark => 'no unmark: the whole mapping stays droppable', marked_as => 'droppable' },
 );

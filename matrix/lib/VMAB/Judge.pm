@@ -2,10 +2,11 @@ package VMAB::Judge;
 # Judging a boot's results against what the variant's .config implies
 # (SPEC 7): a test passes unless it needs something the variant or the mode
 # lacks, and then it skips, saying what.  What a test needs is read from
-#   - its id (program/name): naming a design (vrange or sigbus; madv_free,
-#     madvfree or lazyfree) or an optional feature (thp, khugepaged,
-#     transhuge; ksm; memcg; lru_gen) means it needs that option; "absent"
-#     in the name means it needs the option off; "both_designs" needs both;
+#   - its id (program/name): naming a design (VMAB::Designs: vrange or
+#     sigbus; madv_free, madvfree or lazyfree; droppable) or an optional
+#     feature (thp, khugepaged, transhuge; ksm; memcg; lru_gen) means it
+#     needs that option; "absent" in the name means it needs the option
+#     off; "both_designs" needs designs A and B;
 #   - the reason it skipped: every CONFIG_X it names ("needs CONFIG_X",
 #     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else an option it names as
 #     a name would, except one the name already settles;
@@ -22,6 +23,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use VMAB::File qw(slurp);
+use VMAB::Designs qw(designs);
 use VMAB::Kconfig qw(parse_config);
 use VMAB::Record qw(prog_of);
 use VMAB::Variants qw(mode_traits);
@@ -30,16 +32,16 @@ our @EXPORT_OK = qw(load_known load_config expect judge data_problems);
 
 # The options a test's id or skip reason may name, and how it names them
 # (a SIGBUS on a purged page is design A's alone).
+# The designs' rows come from their one table (VMAB::Designs).
 my @NAMED = (
-	[CONFIG_VRANGE => qr/(?<![a-z])(?:vrange|sigbus)/i],
-	[CONFIG_MADV_FREE => qr/(?<![a-z])(?:madv_?free|lazyfree)/i],
+	(map { [$_->{kconfig} => $_->{names}] } designs()),
 	[CONFIG_TRANSPARENT_HUGEPAGE => qr/(?<![a-z])(?:thp|khugepaged|transhuge)/i],
 	[CONFIG_KSM => qr/(?<![a-z])ksm/i],
 	[CONFIG_MEMCG => qr/(?<![a-z])memcg/i],
 	[CONFIG_LRU_GEN => qr/(?<![a-z])lru_gen/i],
 );
-# The two designs (a scenario "both_designs" needs both).
-my @DESIGNS = @NAMED[0, 1];
+# Designs A and B (a scenario "both_designs" needs both).
+my @DESIGNS = map { [$_->{kconfig} => $_->{names}] } grep { $_->{in_both} } designs();
 
 # load_known($file) -> [{test, variant, mode (globs as regexes), outcome, why, line}]
 # One exception a line, five tab-separated fields:

@@ -70,7 +70,7 @@ sub section {
 	my ($m) = @_;
 	my %measured = map { $_ => 1 } measured_designs($m // {});
 	my @here = grep { $_->{measured_as} && $measured{$_->{measured_as}} } @DESIGNS;
-	my $md = join('', map { "$_->{name} ($_->{since}) is measured here, as design " . design($_->{measured_as})->{tag} .
+	my $md = join('', map { "$_->{name} ($_->{since}) is measured here, as design " . design($_->{measured_as})->{letter} .
 		': its column in the summary and the scenario tables (' .
 		join(', ', map { "[$_->[0]]($_->[1])" } @{$_->{source}}) . ").\n\n" } @here);
 	$md .= (@here ? 'The rest are cited' : 'Cited') . ", not implemented here. Design A's `VRANGE_QUERY`, which v11 lacked, has its " .

@@ -264,6 +264,14 @@ sub accounting_agreement {
 	return \%agree;
 }
 
+# The /proc/vmstat event that counts a design's lost pages (VMAB::Designs),
+# or undef: none does.
+sub counter_name {
+	my ($design) = @_;
+	my $c = design($design)->{counter_discarded};
+	return defined $c ? "`$c`" : undef;
+}
+
 # What the runs marked, from their own figures ("8192 kB"; 4 KiB pages).
 sub marked_kb {
 	my (@xs) = @_;
@@ -279,7 +287,10 @@ sub q_accounting {
 		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n";
 	for my $design (columns($data)) {
 		my $a = $agree{$design} or next;
-		my $ctr = '`' . design($design)->{discarded} . '`';
+		my $ctr = counter_name($design) // do {
+			$md .= '- ' . title($design) . ": no /proc/vmstat event counts its lost pages.\n";
+			next;
+		};
 		$md .= "- " . title($design) . ": $ctr in /proc/vmstat equalled the pages found lost in " . ($a->{equal} // 0) .
 			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) .
 			'; in memory.stat it equalled them in ' . ($a->{cg_equal} // 0) . ', differed in ' .
@@ -554,7 +565,7 @@ sub a_accounting {
 	my ($data, $design) = @_;
 	my $a = accounting_agreement($data)->{$design} or return $NOT_MEASURED;
 	my $runs = sum(map { $a->{$_} // 0 } qw(equal differs absent));
-	my $ctr = '`' . design($design)->{discarded} . '`';
+	my $ctr = counter_name($design) // return 'no /proc/vmstat event counts its lost pages';
 	my $s = "$ctr = pages lost in " . ($a->{equal} // 0) . " of $runs runs; memory.stat " .
 		(($a->{cg_absent} // 0) == $runs ? 'has no counter' : 'equal in ' . ($a->{cg_equal} // 0) . " of $runs");
 	if ($design eq 'madv_free') {

@@ -221,7 +221,7 @@ sub unmeasured_note {
 	my %col = map { $_ => 1 } columns($m);
 	my @not = grep { !$col{$_->{key}} } designs();
 	return '' unless @not;
-	return join(' ', map { "$_->{title} (`$_->{config}`): $NOT_MEASURED (no figures of design " .
+	return join(' ', map { "$_->{title} (`$_->{kconfig}`): $NOT_MEASURED (no figures of design " .
 		"`$_->{key}` in matrix.json)." } @not) . "\n\n";
 }
 
@@ -247,7 +247,7 @@ sub section {
 	for my $q (VMAB::Report::Scenarios::answers($m)) {
 		my $anchor = VMAB::Report::Html::slug(VMAB::Report::Scenarios::question_heading($q->{n}, $q->{title}));
 		$md .= "$q->{n}. **$q->{title}.** $q->{question} " .
-			join(' ', map { design($_)->{tag} . ": $q->{$_}." } @cols) . " ([evidence](#$anchor))\n";
+			join(' ', map { design($_)->{letter} . ": $q->{$_}." } @cols) . " ([evidence](#$anchor))\n";
 	}
 	$md .= "\n### Headline figures\n\n";
 	$md .= @data ? VMAB::Report::Scenarios::headline(\@data) : "_No scenario figures in this run._\n\n";
@@ -260,7 +260,7 @@ sub section {
 			title => 'Marked pages lost under pressure, by scenario (median over variants and modes)',
 			ylabel => '% of the marked pages', size => '900,340' }, [map { title($_) } @cols], \@share);
 		$md .= '![Marked pages lost under pressure, by scenario, ' .
-			join(' against ', map { 'design ' . design($_)->{tag} } @cols) . "]($svg)\n\n";
+			join(' against ', map { 'design ' . design($_)->{letter} } @cols) . "]($svg)\n\n";
 	}
 	return "$md\n";
 }
