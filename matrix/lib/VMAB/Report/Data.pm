@@ -18,7 +18,7 @@ use Exporter 'import';
 use VMAB::Designs qw(designs);
 use VMAB::Variants qw(report_order mode_order);
 
-our @EXPORT_OK = qw(variant_names ordered with_seen by_rank data_of_kind all_data of collect collect_stressng
+our @EXPORT_OK = qw(variant_names ordered with_seen data_of_kind all_data of collect collect_stressng
 	columns median tally range_str where $NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
 
 our @VARIANT_ORDER = report_order();	# matrix/variants.conf
@@ -36,14 +36,6 @@ sub with_seen {
 	my ($base, @names) = @_;
 	my %seen = map { $_ => 1 } @$base;
 	return (@$base, sort grep { !$seen{$_}++ } @names);
-}
-
-sub by_rank {
-	my ($order, $x) = @_;
-	for my $i (0 .. $#$order) {
-		return $i if $order->[$i] eq $x;
-	}
-	return 1e9;
 }
 
 sub variant_names {

@@ -18,8 +18,8 @@ use VMAB::Designs qw(design title);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Goals;
-use VMAB::Report::Data qw(ordered by_rank data_of_kind all_data of where range_str tally median columns
-	$NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
+use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data of where range_str tally median columns
+	$NOT_MEASURED @MODE_ORDER);
 
 our $PROG = 'scenario_test';
 
@@ -147,31 +147,21 @@ sub scenario_tables {
 	my ($m, $data) = @_;
 	my $md = '';
 	my %by;	# scenario -> "variant\0mode" -> design -> datum
-	my %rows;	# "variant\0mode" -> 1, in first-seen (ordered) position
-	my @row_order;
+	my %rows;	# "variant\0mode" -> 1: it has figures
 	for my $x (@$data) {
 		my $key = "$x->{variant}\0$x->{mode}";
-		push @row_order, $key unless $rows{$key}++;
+		$rows{$key} = 1;
 		$by{$x->{d}{scenario} // '?'}{$key}{$x->{d}{design} // '?'} = $x->{d};
 	}
-	# Rows with results but no figures at all (both designs skipped).
+	# Rows with figures, and those with results but none (every design skipped).
 	my $vs = $m->{variants} // {};
-	for my $v (ordered(\@VARIANT_ORDER, keys %$vs)) {
+	my @row_order;
+	for my $v (variant_names($m)) {
 		for my $mode (ordered(\@MODE_ORDER, mode_names($vs->{$v}))) {
 			my $key = "$v\0$mode";
-			next if $rows{$key};
-			my $t = mode_tests($vs->{$v}, $mode);
-			next unless grep { /^\Q$PROG\E\// } keys %$t;
-			push @row_order, $key;
-			$rows{$key} = 1;
+			push @row_order, $key if $rows{$key} || grep { /^\Q$PROG\E\// } keys %{mode_tests($vs->{$v}, $mode)};
 		}
 	}
-	@row_order = sort {
-		my ($va, $ma) = split /\0/, $a;
-		my ($vb, $mb) = split /\0/, $b;
-		(by_rank(\@VARIANT_ORDER, $va) <=> by_rank(\@VARIANT_ORDER, $vb)) ||
-		(by_rank(\@MODE_ORDER, $ma) <=> by_rank(\@MODE_ORDER, $mb));
-	} @row_order;
 
 	my @cols = columns($data);
 	my %known = map { $_->[0] => 1 } @SCENARIOS;
@@ -428,56 +418,43 @@ sub q_kernel {
 
 our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
 
-# "variant/mode" -> design -> scenario -> datum, for the runs without swap.
+# ([variant/mode, { design => { scenario => datum } }], ...) for the runs
+# without swap, in report order.
 sub swapless_runs {
 	my ($data) = @_;
-	my %keys;
+	my (%keys, @order);
 	for my $x (@$data) {
-		next if mode_traits($x->{mode})->{swap};
 		my $d = $x->{d};
-		next unless grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
+		next if mode_traits($x->{mode})->{swap} || !grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
+		push @order, where($x) unless $keys{where($x)};
 		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
 	}
-	return \%keys;
+	return map { [$_, $keys{$_}] } @order;
 }
 
 # { design => { runs => N, purging => N } }: pressure runs without swap, and
 # those in which pages were discarded.
 sub swapless_totals {
 	my ($data) = @_;
-	my $keys = swapless_runs($data);
 	my %tot;
-	for my $w (keys %$keys) {
-		for my $design (columns($data)) {
-			for my $d (values %{$keys->{$w}{$design} // {}}) {
-				$tot{$design}{runs}++;
-				$tot{$design}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
-			}
-		}
+	for my $d (map { map { values %$_ } values %{$_->[1]} } swapless_runs($data)) {
+		$tot{$d->{design}}{runs}++;
+		$tot{$d->{design}}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
 	}
 	return \%tot;
 }
 
 sub swapless_table {
 	my ($data) = @_;
-	my $keys = swapless_runs($data);
-	return '' unless %$keys;
-	my @scn = @SWAPLESS_SCN;
-	my $md = "Pages lost / marked, no swap device active" . ' (the `swapless` variant has `CONFIG_SWAP=n`).' . "\n\n";
-	$md .= "| variant / mode | design | " . join(' | ', @scn) . " |\n|---|---|" . ('---|' x @scn) . "\n";
-	my @w = sort {
-		my ($va, $ma) = split m{/}, $a;
-		my ($vb, $mb) = split m{/}, $b;
-		by_rank(\@VARIANT_ORDER, $va) <=> by_rank(\@VARIANT_ORDER, $vb) ||
-		by_rank(\@MODE_ORDER, $ma) <=> by_rank(\@MODE_ORDER, $mb);
-	} keys %$keys;
-	for my $w (@w) {
-		for my $design (columns($data)) {
-			my $s = $keys->{$w}{$design} or next;
-			$md .= "| $w | " . title($design) . " | " . join(' | ', map {
-				my $d = $s->{$_};
+	my @runs = swapless_runs($data) or return '';
+	my $md = "Pages lost / marked, no swap device active (the `swapless` variant has `CONFIG_SWAP=n`).\n\n" .
+		"| variant / mode | design | " . join(' | ', @SWAPLESS_SCN) . " |\n|---|---|" . ('---|' x @SWAPLESS_SCN) . "\n";
+	for my $r (@runs) {
+		for my $design (grep { $r->[1]{$_} } columns($data)) {
+			$md .= "| $r->[0] | " . title($design) . ' | ' . join(' | ', map {
+				my $d = $r->[1]{$design}{$_};
 				$d ? "$d->{pages_discarded}/$d->{pages_marked}" : '-';
-			} @scn) . " |\n";
+			} @SWAPLESS_SCN) . " |\n";
 		}
 	}
 	return "$md\n";

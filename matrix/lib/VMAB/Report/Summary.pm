@@ -25,56 +25,27 @@ use VMAB::Report::Bench;
 use VMAB::Report::Plot qw(bars_svg);
 use VMAB::Report::Html;
 
-# What the user is promised, per design: [aspect, {design => promise},
-# measure].  The measure is a sub that returns what this run saw of it for
+# What the user is promised: [aspect, the key of each design's promise in
+# VMAB::Designs, measure].  The measure is a sub that returns what this run saw of it for
 # one design (undef: no figure), or the number of the question of 2014
 # whose one-line answer gives the figures, so that the summary says each
 # figure once.
 our @SEMANTICS = (
-	['How loss is signalled',
-	 { vrange => '`VRANGE_NONVOLATILE` (or `VRANGE_QUERY`) sets `*purged`; SIGBUS on touching a lost page while marked',
-	   madv_free => 'not at all: a lost page reads as zeros, so the user keeps a canary per page',
-	   droppable => 'not at all: a dropped page reads as zeros' },
+	['How loss is signalled', 'loss',
 	 sub { my @l = VMAB::Report::Scenarios::lost_alone(@_) or return; 'detected by ' . tally('detect', @l) }],
-	['Access to lost memory while marked',
-	 { vrange => 'SIGBUS (`BUS_ADRERR`, `si_addr` in the page); read(2)/write(2) on it fail with `EFAULT`; zero pages once unmarked',
-	   madv_free => 'a zero-filled page, for user space and the kernel alike',
-	   droppable => 'a zero-filled page, for user space and the kernel alike' },
-	 3],
-	['Cost of mark and unmark',
-	 { vrange => 'mark: one call sets a VMA flag, no page-table walk (VMAs split and merge under the mmap write lock); unmark: a second call, which reports loss, and walks the page tables only of a VMA where a purge, a swap-out or `MADV_FREE` may have left something, once',
-	   madv_free => 'mark: `madvise()` walks the page tables and moves each page to the lazy-free LRU; unmark: none, a write to a page cancels its discard',
-	   droppable => 'mark: once, at `mmap()` time, for the whole mapping; unmark: none' },
-	 6],
-	['What reclaim takes first',
-	 { vrange => 'a page whose every mapping is volatile is purged instead of swapped, however recently it was used',
-	   madv_free => 'lazily free pages sit on the inactive file LRU; while an LRU holds 32 or more, the classic LRU scans only the file lists, so they go before anon memory is swapped out (MGLRU picks the file type while they are the oldest)',
-	   droppable => 'its pages are lazily free from the start and go the `MADV_FREE` way, never to swap' },
-	 2],
-	['Without swap',
-	 { vrange => 'purges with no swap device and with `CONFIG_SWAP=n`: a purge pass takes volatile pages before the LRU lists are scanned, so reclaim without swap scans no anon memory for them (v11 needed swap)',
-	   madv_free => 'discards without swap: the file LRU it sits on is always scanned',
-	   droppable => 'dropped without swap: it is never written to swap at all' },
-	 5],
-	['Transparent huge pages',
-	 { vrange => 'a huge page in a volatile range is split, then purged page by page',
-	   madv_free => 'a whole huge page is marked in one step (`madvise_free_huge_pmd`); marking part of one splits it',
-	   droppable => 'as lazily free pages: the lazy-free discard path' },
+	['Access to lost memory while marked', 'access', 3],
+	['Cost of mark and unmark', 'cost', 6],
+	['What reclaim takes first', 'order', 2],
+	['Without swap', 'swapless', 5],
+	['Transparent huge pages', 'thp',
 	 sub {
 		 my @t = of($_[0], $_[1], 'thp') or return;
 		 sprintf('%s of %s marked pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)',
 			 median(map { $_->{d}{pages_discarded} } @t) // '?', $t[0]{d}{pages_marked} // '?',
 			 median(map { $_->{d}{thp_kb_after_mark} } @t) // '?', scalar @t);
 	 }],
-	['Memory cgroup accounting',
-	 { vrange => 'purged pages leave the cgroup\'s charge; counted in /proc/vmstat `pgvrange_purged` only',
-	   madv_free => '`pglazyfree` and `pglazyfreed` in /proc/vmstat and memory.stat, and the gauge `lazyfree` (memory.stat), `LazyFree:` (meminfo), `nr_lazyfree` (vmstat)',
-	   droppable => 'dropped pages count as lazily freed: `pglazyfreed`' },
-	 1],
-	['A write after marking',
-	 { vrange => 'does not unmark: the page may still be purged',
-	   madv_free => 'cancels the discard of that page',
-	   droppable => 'does not keep the page: a dirty droppable page is dropped all the same' },
+	['Memory cgroup accounting', 'memcg', 1],
+	['A write after marking', 'write',
 	 sub {
 		 my @w = of($_[0], $_[1], 'write_after_mark') or return;
 		 sprintf('%s of %s written pages kept (median of %d runs)', median(map { $_->{d}{written_kept} } @w) // '?',
@@ -87,8 +58,8 @@ sub semantics {
 	my @data = all_data($m);
 	my @cols = columns($m);
 	return map {
-		my ($aspect, $promise, $measure) = @$_;
-		{ aspect => $aspect, (map { $_ => $promise->{$_} } @cols),
+		my ($aspect, $key, $measure) = @$_;
+		{ aspect => $aspect, (map { $_ => design($_)->{promises}{$key} } @cols),
 		  ref $measure ? (map { ("${_}_measured" => $measure->(\@data, $_) // $NOT_MEASURED) } @cols)
 			       : (question => $measure) };
 	} @SEMANTICS;
