@@ -79,7 +79,7 @@ my %not_data = map { $_ => 1 } (
 	   screenshot sw w width xlabel ylabel),
 	# values of data fields the report groups by
 	qw(both_designs dontneed fork_cow free getppid global_pressure image_cache
-	   keep kernel lru madv_free_measured madv_pageout mark mlock_after_mark
+	   keep kernel lru madv_free_measured madv_pageout mark mlock_after_mark churn stressng
 	   mprotect mremap no_pressure nonvolatile nonvolatile_after_purge oom
 	   nonvolatile_purged read_after_mark refault refault_purged swapless
 	   unmark vma_flag volatile volatile_before_purge vrange_measured write_after_mark),

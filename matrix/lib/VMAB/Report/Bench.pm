@@ -66,9 +66,54 @@ sub spread {
 sub fmt_x { my ($r) = @_; return defined $r ? sprintf('%.2fx', $r) : '-' }
 sub fmt_n { my ($n) = @_; return defined $n ? sprintf($n >= 100 ? '%.0f' : '%.1f', $n) : '-' }
 
+# Each section's heading, what it has figures of, and its opening text.
+our %SECTION = (
+	mark => ['Mark and unmark cost against range size', 'mark',
+		"Median time of one call on a populated private anonymous range (THP off), " .
+		"and of one write to every page afterwards (the refault), per range size. " .
+		"Per variant, the run-time mode whose sweep reached the largest size.\n\n"],
+	churn => ['Allocator churn (ebizzy-like)', 'churn',
+		"Threads copy a random chunk into a freshly allocated one, search it and free it; " .
+		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
+		"in the same boot and mode (`keep` gives nothing back: the upper bound; `vma_flag` is a control: " .
+		"MADV_DONTFORK on free and MADV_DOFORK on reuse, the VMA split and merge that marking a chunk " .
+		"with vrange() costs, without any design code; `vrange_own_vma` is vrange() with a guard page " .
+		"after each chunk, so each chunk is a VMA of its own and marking it splits nothing). " .
+		"Each design runs in a process of its own. The designs run " .
+		"interleaved in rounds, `keep` last in each; a ratio (and a share of `keep`) is the median " .
+		"over the rounds of each round's, with its range over the rounds in brackets.\n\n"],
+	pressure => ['Under memory pressure', 'pressure',
+		"Churn and an object cache in one memory cgroup whose `memory.max` is below " .
+		"their combined footprint; per design, in each run-time mode (with and without swap). " .
+		"`pgvrange_purged` and `pswpout` exist only in /proc/vmstat, which counts events only with " .
+		"CONFIG_VM_EVENT_COUNTERS; where it does not, the cgroup's own `pgsteal` (pages reclaimed) " .
+		"and its swap peak stand in, and the cache's own count of pages it found discarded is exact.\n\n"],
+	oom => ['An OOM next to marked memory', 'OOM',
+		"A victim fills 8 MiB in a memory cgroup without swap (`memory.swap.max` 0); " .
+		"`memory.reclaim` of that size finds nothing to take and `memory.max` 1M brings the OOM killer: " .
+		"the time from `memory.reclaim` to the victim's death, while a holder process in another cgroup " .
+		"keeps memory marked in the design (`none`: plain memory, the control). The designs alternate " .
+		"within each round; the ratio is the median over the rounds of each round's ratio to `none`. " .
+		"`pgscan_anon` must not move (there is no swap to go to), and the holder must lose nothing and " .
+		"the victim die every round (the benchmark's own results). What it took before vrange " .
+		"patches 16 to 18: `docs/design.md`, \"Figures before the fixes\".\n\n"],
+	jemalloc => ['A real client: jemalloc', 'jemalloc',
+		"Debian's jemalloc 5.3 under the same malloc churn (2 threads, blocks of 16 KiB to 1 MiB, " .
+		"every block checked when freed) with `muzzy_decay_ms:-1` (lazy: purges with MADV_FREE where the " .
+		"kernel has it, falls back to MADV_DONTNEED where it has not) and `muzzy_decay_ms:0` (forced: " .
+		"MADV_DONTNEED), unconstrained and in a memory cgroup. `pglazyfree` is the /proc/vmstat delta " .
+		"over the run: which path ran; `pglazyfreed`: lazily freed pages that reclaim took.\n\n"],
+	stressng => ['A second opinion: stress-ng', 'stress-ng',
+		"Debian's stress-ng 0.15, each stressor with `--verify`, once per variant: bogo operations " .
+		"per second and stress-ng's exit status (0: no failure; its pass or failure is judged with the " .
+		"tests, and a stressor the kernel cannot run, ksm without CONFIG_KSM, skips and has no figure). " .
+		"Bogo operations compare variants under the same accelerator only.\n\n"],
+);
+
 # A section's heading and text, and that the run has no figures for it.
 sub intro {
-	my ($title, $what, $have, $text) = @_;
+	my ($key, $have) = @_;
+	my ($title, $what, $text) = @{$SECTION{$key}};
 	return "### $title\n\n$text" . ($have ? '' : "_No $what figures in this run._\n\n");
 }
 
@@ -81,10 +126,7 @@ sub plot_ref {
 
 sub mark_section {
 	my ($sweeps, $dir) = @_;
-	my $md = intro('Mark and unmark cost against range size', 'mark', !!(@$sweeps),
-		"Median time of one call on a populated private anonymous range (THP off), " .
-		"and of one write to every page afterwards (the refault), per range size. " .
-		"Per variant, the run-time mode whose sweep reached the largest size.\n\n");
+	my $md = intro('mark', !!(@$sweeps));
 	return $md unless @$sweeps;
 	for my $sw (@$sweeps) {
 		my ($v, $mode, $t) = @$sw{qw(variant mode t)};
@@ -192,16 +234,7 @@ sub mark_verdict {
 
 sub churn_section {
 	my ($m, $rows, $churn, $dir) = @_;
-	my $md = intro('Allocator churn (ebizzy-like)', 'churn', !!(@$rows),
-		"Threads copy a random chunk into a freshly allocated one, search it and free it; " .
-		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
-		"in the same boot and mode (`keep` gives nothing back: the upper bound; `vma_flag` is a control: " .
-		"MADV_DONTFORK on free and MADV_DOFORK on reuse, the VMA split and merge that marking a chunk " .
-		"with vrange() costs, without any design code; `vrange_own_vma` is vrange() with a guard page " .
-		"after each chunk, so each chunk is a VMA of its own and marking it splits nothing). " .
-		"Each design runs in a process of its own. The designs run " .
-		"interleaved in rounds, `keep` last in each; a ratio (and a share of `keep`) is the median " .
-		"over the rounds of each round's, with its range over the rounds in brackets.\n\n");
+	my $md = intro('churn', !!(@$rows));
 	return $md unless @$rows;
 	my @designs = VMAB::Report::Goals::bench_designs($m, 'churn', \@VMAB::Report::Goals::CHURN_DESIGNS);
 	my @shown = grep { $_ ne 'dontneed' } @designs;
@@ -264,12 +297,7 @@ sub swap_out {
 
 sub pressure_section {
 	my ($press, $dir, @designs) = @_;
-	my $md = intro('Under memory pressure', 'pressure', !!(%$press),
-		"Churn and an object cache in one memory cgroup whose `memory.max` is below " .
-		"their combined footprint; per design, in each run-time mode (with and without swap). " .
-		"`pgvrange_purged` and `pswpout` exist only in /proc/vmstat, which counts events only with " .
-		"CONFIG_VM_EVENT_COUNTERS; where it does not, the cgroup's own `pgsteal` (pages reclaimed) " .
-		"and its swap peak stand in, and the cache's own count of pages it found discarded is exact.\n\n");
+	my $md = intro('pressure', !!(%$press));
 	return $md unless %$press;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
 		my (@cplot, @rplot);
@@ -305,15 +333,7 @@ sub pressure_section {
 
 sub oom_section {
 	my ($rows) = @_;
-	my $md = intro('An OOM next to marked memory', 'OOM', !!(@$rows),
-		"A victim fills 8 MiB in a memory cgroup without swap (`memory.swap.max` 0); " .
-		"`memory.reclaim` of that size finds nothing to take and `memory.max` 1M brings the OOM killer: " .
-		"the time from `memory.reclaim` to the victim's death, while a holder process in another cgroup " .
-		"keeps memory marked in the design (`none`: plain memory, the control). The designs alternate " .
-		"within each round; the ratio is the median over the rounds of each round's ratio to `none`. " .
-		"`pgscan_anon` must not move (there is no swap to go to), and the holder must lose nothing and " .
-		"the victim die every round (the benchmark's own results). What it took before vrange " .
-		"patches 16 to 18: `docs/design.md`, \"Figures before the fixes\".\n\n");
+	my $md = intro('oom', !!(@$rows));
 	return $md unless @$rows;
 	$md .= "| variant | mode | design | marked pages | median (min-max) | vs none | pgscan_anon | kills | " .
 		"pages lost | purged |\n" . '|---' x 10 . "|\n";
@@ -341,12 +361,7 @@ our @JEMALLOC_PLACES = qw(none memcg);
 # (MADV_DONTNEED) purges, unconstrained and in a memory cgroup.
 sub jemalloc_section {
 	my ($jem) = @_;
-	my $md = intro('A real client: jemalloc', 'jemalloc', !!(%$jem),
-		"Debian's jemalloc 5.3 under the same malloc churn (2 threads, blocks of 16 KiB to 1 MiB, " .
-		"every block checked when freed) with `muzzy_decay_ms:-1` (lazy: purges with MADV_FREE where the " .
-		"kernel has it, falls back to MADV_DONTNEED where it has not) and `muzzy_decay_ms:0` (forced: " .
-		"MADV_DONTNEED), unconstrained and in a memory cgroup. `pglazyfree` is the /proc/vmstat delta " .
-		"over the run: which path ran; `pglazyfreed`: lazily freed pages that reclaim took.\n\n");
+	my $md = intro('jemalloc', !!(%$jem));
 	return $md unless %$jem;
 	$md .= "| variant | mode | cgroup | lazy ops/s | forced ops/s | lazy / forced | pglazyfree lazy | " .
 		"pglazyfree forced | pglazyfreed lazy | corrupted |\n" . '|---' x 10 . "|\n";
@@ -375,11 +390,7 @@ our @STRESSORS = qw(madvise vm mmap mremap fork userfaultfd ksm);
 
 sub stressng_section {
 	my ($sng) = @_;
-	my $md = intro('A second opinion: stress-ng', 'stress-ng', !!(%$sng),
-		"Debian's stress-ng 0.15, each stressor with `--verify`, once per variant: bogo operations " .
-		"per second and stress-ng's exit status (0: no failure; its pass or failure is judged with the " .
-		"tests, and a stressor the kernel cannot run, ksm without CONFIG_KSM, skips and has no figure). " .
-		"Bogo operations compare variants under the same accelerator only.\n\n");
+	my $md = intro('stressng', !!(%$sng));
 	return $md unless %$sng;
 	my @v = ordered(\@VARIANT_ORDER, keys %$sng);
 	my @s = ordered(\@STRESSORS, map { keys %{$sng->{$_}} } @v);

@@ -587,20 +587,15 @@ sub a_cost {
 		us(median(map { $_->{d}{ns_take_back_per_mib} } @np)) . '/MiB (median, ' . scalar(@np) . ' runs)';
 }
 
-# [key, title, question, details (markdown), one-line answer per design]
+# [key, title, question]: q_KEY($data, $matrix) gives its evidence
+# (markdown), a_KEY($data, $design) its one-line answer per design.
 our @QUESTIONS = (
-	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?',
-	 \&q_accounting, \&a_accounting],
-	[lru => 'LRU placement and aging', 'Where do marked pages sit, and does reclaim take them before other memory?',
-	 \&q_lru, \&a_lru],
-	[sigbus => 'SIGBUS or zero-fill', 'What does user space see when it touches a discarded page, and can it tell?',
-	 \&q_sigbus, \&a_sigbus],
-	[kernel => 'Kernel access to purged memory', 'What do read(2) into and write(2) from a discarded, still-marked page do?',
-	 \&q_kernel, \&a_kernel],
-	[swapless => 'Purging without swap', 'v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?',
-	 \&q_swapless, \&a_swapless],
-	[cost => 'Cost of marking', 'What does it cost to mark memory, to use it while marked and to take it back?',
-	 \&q_cost, \&a_cost],
+	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?'],
+	[lru => 'LRU placement and aging', 'Where do marked pages sit, and does reclaim take them before other memory?'],
+	[sigbus => 'SIGBUS or zero-fill', 'What does user space see when it touches a discarded page, and can it tell?'],
+	[kernel => 'Kernel access to purged memory', 'What do read(2) into and write(2) from a discarded, still-marked page do?'],
+	[swapless => 'Purging without swap', 'v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?'],
+	[cost => 'Cost of marking', 'What does it cost to mark memory, to use it while marked and to take it back?'],
 );
 
 # The heading each question's evidence has (the summary links to it).
@@ -614,7 +609,8 @@ sub answers {
 	my @out;
 	my $n = 0;
 	for my $q (@QUESTIONS) {
-		my ($key, $title, $question, undef, $answer) = @$q;
+		my ($key, $title, $question) = @$q;
+		my $answer = __PACKAGE__->can("a_$key");
 		push @out, { n => ++$n, key => $key, title => $title, question => $question,
 			     map { $_ => $answer->(\@data, $_) } columns($m) };
 	}
@@ -636,7 +632,8 @@ sub section {
 	# Every question has its heading, figures or not: the summary links to it.
 	my $n = 0;
 	for my $q (@QUESTIONS) {
-		my ($key, $title, $question, $details) = @$q;
+		my ($key, $title, $question) = @$q;
+		my $details = __PACKAGE__->can("q_$key");
 		$md .= '### ' . question_heading(++$n, $title) . "\n\n$question\n\n";
 		my $body = $details->(\@data, $matrix);
 		$md .= length $body ? $body : "_${NOT_MEASURED}._\n\n";
