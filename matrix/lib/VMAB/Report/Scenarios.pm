@@ -311,11 +311,9 @@ sub noswap_oom { return data_of_kind($_[0], 'noswap_oom') }
 sub q_lru {
 	my ($data, $m) = @_;
 	my $md = '';
-	my $any = 0;
 	for my $design (columns($data)) {
 		my @ro = reclaim_order($m // {}, $design);
 		if (@ro) {
-			$any = 1;
 			$md .= "- " . title($design) . ", " . ($ro[0]{d}{unmarked_pages} // '?') . ' pages in use and ' .
 				($ro[0]{d}{marked_pages} // '?') . ' marked pages written after them, `memory.reclaim` ' .
 				'of the marked size (`suite/reclaim_test.c`; goal: at least 95% of the marked pages taken, ' .
@@ -326,7 +324,6 @@ sub q_lru {
 		}
 		my @oom = $design eq 'vrange' ? noswap_oom($m // {}) : ();
 		if (@oom) {
-			$any = 1;
 			$md .= "- " . title($design) . ", an OOM in a cgroup without swap (`suite/reclaim_test.c`; goal: no anon " .
 				'scan because another process holds volatile memory): `pgscan_anon` moved by ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_without_volatile} } @oom) . ' without and ' .
@@ -336,7 +333,6 @@ sub q_lru {
 		}
 		my @np = of($data, $design, 'no_pressure');
 		if (@np) {
-			$any = 1;
 			my @parts;
 			for my $lru (qw(inactive_anon active_anon inactive_file active_file)) {
 				my @v = map { $_->{d}{"mark_delta_kb_$lru"} } @np;
@@ -348,7 +344,6 @@ sub q_lru {
 		}
 		my @fp = grep { mode_traits($_->{mode})->{swap} } of($data, $design, 'memcg_reclaim');
 		if (@fp) {
-			$any = 1;
 			$md .= "- " . title($design) . ", swap on, `memory.reclaim` of exactly the marked size: took " .
 				range_str(sub { "$_[0]" }, map { $_->{d}{first_pass_discarded} } @fp) .
 				' of ' . ($fp[0]{d}{pages_marked} // '?') . ' marked pages while swapping out ' .
@@ -357,7 +352,6 @@ sub q_lru {
 		}
 		my @ra = of($data, $design, 'read_after_mark');
 		if (@ra) {
-			$any = 1;
 			$md .= "- " . title($design) . ", pages read after marking, then reclaim: lost " .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pages_discarded} } @ra) .
 				' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
@@ -366,7 +360,7 @@ sub q_lru {
 	}
 	$md .= "\nWhat the reclaim-order test saw before vrange patches 14 and 15 and madv-free patch 5: " .
 		"`docs/design.md`, \"Figures before the fixes\".\n" if $md =~ /reclaim_test/;
-	return $any ? "$md\n" : '';
+	return length $md ? "$md\n" : '';
 }
 
 sub q_sigbus {
@@ -374,10 +368,8 @@ sub q_sigbus {
 	my @scn = qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
 		read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
 	my $md = '';
-	my $any = 0;
 	for my $design (columns($data)) {
 		my @xs = of($data, $design, @scn) or next;
-		$any = 1;
 		my @lost = grep { ($_->{d}{pages_discarded} // 0) > 0 } @xs;
 		$md .= "- " . title($design) . ": in " . scalar(@lost) . ' of ' . scalar(@xs) .
 			' pressure runs pages were lost; a read while still marked returned ' .
@@ -391,29 +383,26 @@ sub q_sigbus {
 	}
 	for my $design (columns($data)) {
 		my @c = of($data, $design, 'image_cache') or next;
-		$any = 1;
 		$md .= "- " . title($design) . ", image cache (" .
 			($design eq 'vrange' ? 'purged flag per object' : 'a per-page canary, since MADV_FREE tells nothing') .
 			'): regenerated ' . range_str(sub { "$_[0]" }, map { $_->{d}{cache_regenerated} } @c) .
 			' of ' . ($c[0]{d}{cache_objects} // '?') . ' objects; objects that came back wrong: ' .
 			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . " runs.\n";
 	}
-	return $any ? "$md\n" : '';
+	return length $md ? "$md\n" : '';
 }
 
 sub q_kernel {
 	my ($data) = @_;
 	my $md = '';
-	my $any = 0;
 	for my $design (columns($data)) {
 		my @xs = grep { defined $_->{d}{kernel_read_into} } of($data, $design,
 			qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
 			   read_after_mark fork_cow thp mremap mprotect)) or next;
-		$any = 1;
 		$md .= "- " . title($design) . ": read(2) into it: " . tally('kernel_read_into', @xs) .
 			'; write(2) from it: ' . tally('kernel_write_from', @xs) . ' (' . scalar(@xs) . " runs).\n";
 	}
-	return $any ? "$md\n" : '';
+	return length $md ? "$md\n" : '';
 }
 
 our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
@@ -477,10 +466,8 @@ sub q_swapless {
 sub q_cost {
 	my ($data, $m) = @_;
 	my $md = '';
-	my $any = 0;
 	for my $design (columns($data)) {
 		my @np = of($data, $design, 'no_pressure') or next;
-		$any = 1;
 		my $chunk = $np[0]{d}{chunk_kb} // '?';
 		$md .= "- " . title($design) . ", in calls of $chunk KiB: mark " .
 			range_str(\&us, map { $_->{d}{ns_mark_per_mib} } @np) . ' per MiB (' .
@@ -491,7 +478,6 @@ sub q_cost {
 	}
 	for my $design (columns($data)) {
 		my @c = of($data, $design, 'image_cache') or next;
-		$any = 1;
 		# (Its one marking call is below the guest clock's tick: not shown.)
 		$md .= "- " . title($design) . ", image cache of " . marked_kb(@c) . ": taking every object back, " .
 			'checking it and regenerating the lost ones ' .
@@ -499,8 +485,8 @@ sub q_cost {
 	}
 	$md .= "\n_Measured under " . uc($m->{accelerator} // '?') .
 		(($m->{accelerator} // '') eq 'tcg' ? ': absolute times are those of an emulator; compare the two designs within a row, not with real hardware' : '') .
-		"._\n" if $any;
-	return $any ? "$md\n" : '';
+		"._\n" if length $md;
+	return length $md ? "$md\n" : '';
 }
 
 # The whole run's safety figures: { runs, lost_nonvolatile_bytes,
