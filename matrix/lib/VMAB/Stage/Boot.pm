@@ -69,6 +69,10 @@ sub boot_stage {
 	my $run = run_provenance(run_id => $m->{run_id}, top => $ctx->{top}, tree => $tree,
 		tarball => $ctx->{opt}{tarball}, patchdir => "$ctx->{top}/patches", qemu => $m->{qemu_version});
 	my $prov = sub { variant_provenance($run, build => "$ctx->{out}/build/$_[0]") };
+	my %now = map { $_->{name} => 1 } @$variants;
+	my @earlier = sort grep { !$now{$_} } keys %{$m->{variants}};
+	info('matrix.json keeps ' . scalar(@earlier) . ' variant(s) from earlier runs, marked so in the report: ' .
+	     join(', ', @earlier)) if @earlier;
 	my $guest_lists = join(',', map { "/suite/$_" } split /,/, $ctx->{opt}{list});
 
 	# The longest boots first (debug, by its timeout), so that the others
