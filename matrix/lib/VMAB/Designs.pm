@@ -25,6 +25,8 @@ package VMAB::Designs;
 #   mark_op, unmark_op  its bench_mark operations (undef: none)
 #   no_unmark  what stands for an unmark where it has none
 #   marked_as  what its marked memory is called ("volatile")
+#   detected_by  how a cache built on it learns an object was lost
+#   taken_back_by  what takes marked memory back for use
 #   promises   what it gives a user, as documented (its patches' Documentation
 #              and man pages, madvise(2), mmap(2)): the report's first table
 #              (VMAB::Report::Summary::SEMANTICS), one entry an aspect
@@ -42,6 +44,7 @@ our @DESIGNS = (
 	  names => qr/(?<![a-z])(?:vrange|sigbus)/i, in_both => 1, core => 1,
 	  counter_discarded => 'pgvrange_purged', counter_given_back => undef,
 	  mark_op => 'volatile', unmark_op => 'nonvolatile_after_purge', marked_as => 'volatile',
+	  detected_by => 'purged flag per object', taken_back_by => 'vrange(NONVOLATILE)',
 	  promises => {
 		loss => '`VRANGE_NONVOLATILE` (or `VRANGE_QUERY`) sets `*purged`; SIGBUS on touching a lost page while marked',
 		access => 'SIGBUS (`BUS_ADRERR`, `si_addr` in the page); read(2)/write(2) on it fail with `EFAULT`; zero pages once unmarked',
@@ -57,6 +60,7 @@ our @DESIGNS = (
 	  counter_discarded => 'pglazyfreed', counter_given_back => 'pglazyfree',
 	  mark_op => 'madv_free', unmark_op => undef,
 	  no_unmark => 'no unmark: a write to a page cancels its discard', marked_as => 'lazily freed',
+	  detected_by => 'a per-page canary, since MADV_FREE tells nothing', taken_back_by => 'a write to each page',
 	  promises => {
 		loss => 'not at all: a lost page reads as zeros, so the user keeps a canary per page',
 		access => 'a zero-filled page, for user space and the kernel alike',
@@ -75,6 +79,7 @@ our @DESIGNS = (
 	  counter_discarded => undef, counter_given_back => undef,
 	  mark_op => undef, unmark_op => undef,
 	  no_unmark => 'no unmark: the whole mapping stays droppable', marked_as => 'droppable',
+	  detected_by => 'a per-page canary, since nothing tells of a drop', taken_back_by => 'nothing: it stays droppable',
 	  promises => {
 		loss => 'not at all: a dropped page reads as zeros',
 		access => 'a zero-filled page, for user space and the kernel alike',

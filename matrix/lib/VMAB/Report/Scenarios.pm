@@ -384,7 +384,7 @@ sub q_sigbus {
 	for my $design (columns($data)) {
 		my @c = of($data, $design, 'image_cache') or next;
 		$md .= "- " . title($design) . ", image cache (" .
-			($design eq 'vrange' ? 'purged flag per object' : 'a per-page canary, since MADV_FREE tells nothing') .
+			design($design)->{detected_by} .
 			'): regenerated ' . range_str(sub { "$_[0]" }, map { $_->{d}{cache_regenerated} } @c) .
 			' of ' . ($c[0]{d}{cache_objects} // '?') . ' objects; objects that came back wrong: ' .
 			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . " runs.\n";
@@ -474,7 +474,7 @@ sub q_cost {
 			range_str(\&us, map { $_->{d}{ns_mark_per_call} } @np) . ' per call); read while marked ' .
 			range_str(\&us, map { $_->{d}{ns_read_per_mib} } @np) . ' per MiB; take back ' .
 			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' .
-			($design eq 'vrange' ? 'vrange(NONVOLATILE)' : 'a write to each page') . ").\n";
+			design($design)->{taken_back_by} . ").\n";
 	}
 	for my $design (columns($data)) {
 		my @c = of($data, $design, 'image_cache') or next;
