@@ -62,6 +62,28 @@ is_deeply([columns(\%c)], ['vrange', 'madv_free', 'droppable'], '... and C with 
 is(VMAB::Report::Goals::first_pass([all_data(\%c)], 'droppable')->{taken}, 2000, '... whose goals come from the same code');
 is_deeply([map { $_->{title} } VMAB::Designs::designs()], ['A: vrange', 'B: MADV_FREE', 'C: MAP_DROPPABLE'], 'the designs table');
 
+# The whole report with C's figures (B's, copied as design droppable): a
+# third column in the summary, the questions and the scenario tables, C in
+# the benchmarks' tables, and MAP_DROPPABLE measured, not cited.
+{
+	use File::Temp qw(tempdir);
+	use VMAB::Report qw(report_md);
+	my $mc = load_matrix("$FindBin::Bin/fixtures/report-matrix.json");
+	for my $mode (map { values %{$_->{modes}} } values %{$mc->{variants}}) {
+		push @{$mode->{data}}, map { { %$_, design => 'droppable' } } grep { ($_->{design} // '') eq 'madv_free' &&
+			($_->{kind} eq 'scenario' || ($_->{bench} // '') =~ /^(churn|oom|pressure)$/) } @{$mode->{data}};
+	}
+	my $md = report_md($mc, tempdir(CLEANUP => 1));
+	is(scalar(() = $md =~ /^\|[^\n]*\| A: vrange \| B: MADV_FREE \| C: MAP_DROPPABLE \|$/mg), 2 + 14,
+	   'C has a column in the semantics and headline tables and in each scenario table');
+	like($md, qr/^3\. \*\*SIGBUS or zero-fill\.\*\* .* C: a read of a lost page while marked gave zero ×100; garbage pages 0\. \(\[evidence/m,
+	     'each question answered for C too');
+	like($md, qr/^\| mode \| threads \| .*\| droppable \/ DONTNEED \| vrange \/ MADV_FREE \|$/m, 'C in the churn table');
+	like($md, qr/^- An OOM without swap next to droppable memory, both noswap-classic: /m, '... and in the OOM goal');
+	like($md, qr/^`MAP_DROPPABLE` .* is measured here, as design C/m, 'What came after: measured, not cited');
+	unlike($md, qr/not measured in this run \(no figures of design `droppable`/, 'not said to be unmeasured');
+}
+
 # The judge reads the same table: a test naming a design needs its option.
 use VMAB::Judge;
 is_deeply(VMAB::Judge::name_needs('map_droppable_test/drops_on_reclaim'), { CONFIG_MAP_DROPPABLE => 1 },
