@@ -17,7 +17,7 @@ use List::Util qw(sum max min);
 use VMAB::Designs qw(design title);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
-use VMAB::Report::Goals;
+use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data of where range_str tally median columns
 	$NOT_MEASURED @MODE_ORDER);
 
@@ -316,8 +316,8 @@ sub q_lru {
 		if (@ro) {
 			$md .= "- " . title($design) . ", " . ($ro[0]{d}{unmarked_pages} // '?') . ' pages in use and ' .
 				($ro[0]{d}{marked_pages} // '?') . ' marked pages written after them, `memory.reclaim` ' .
-				'of the marked size (`suite/reclaim_test.c`; goal: at least 95% of the marked pages taken, ' .
-				'at most 5% of the others swapped out): took ' .
+				sprintf('of the marked size (`suite/reclaim_test.c`; goal: at least %.0f%% of the marked pages taken, ' .
+					'at most %.0f%% of the others swapped out): took ', map { 100 * $_ } @THRESHOLD{qw(first_taken first_swapped)}) .
 				range_str(sub { "$_[0]" }, map { $_->{d}{marked_taken} } @ro) . ' marked pages, swapped out ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{unmarked_swapped} } @ro) . ' pages in use (' .
 				join(', ', map { where($_) } @ro) . ").\n";
