@@ -71,7 +71,7 @@ my %not_data = map { $_ => 1 } (
 	# (VMAB::Designs)
 	qw(big by core droppable first_swapped first_taken flat growth mark_op marked
 	   n_adjusted no_unmark ratios share shares swapped_kb t tag taken threshold unmark_op
-	   vrange_vs_free within x marked_as measured_as kconfig letter promises detected_by taken_back_by),
+	   vrange_vs_free within x marked_as measured_as kconfig letter promises detected_by taken_back_by sweeps),
 	# matrix.json's provenance (VMAB::Provenance)
 	qw(provenance run_id project_commit tree_commit patch_digest config_sha256 compiler recorded),
 	# plot and page settings

@@ -12,6 +12,7 @@ use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Html qw(md_to_html toc);
 use VMAB::Report::Data qw(variant_names);
 use VMAB::Provenance qw(sources);
+use VMAB::Report::Goals;
 use VMAB::Report::Summary;
 use VMAB::Report::Scenarios;
 use VMAB::Report::Bench;
@@ -112,12 +113,14 @@ sub report_md {
 		: '.';
 	$md .= ' ' . clock_sentence($m);
 	$md .= " Host kernel $m->{host_kernel}. " . provenance_sentence($m) . ' ' . verdict($m) . "\n\n";
-	$md .= "## Summary\n\n" . VMAB::Report::Summary::section($m, $dir);
+	# Each goal computed once, for the summary and the benchmarks alike.
+	my $goals = VMAB::Report::Goals::analyse($m);
+	$md .= "## Summary\n\n" . VMAB::Report::Summary::section($m, $dir, $goals);
 	$md .= "## Contents\n\n\0TOC\0\n";
 	$md .= "## Variants\n\n" . summary($m) . "\n";
 	$md .= "## What went wrong\n\n" . problems($m) . "\n";
 	$md .= "## Scenarios and the questions of 2014\n\n" . VMAB::Report::Scenarios::section($m, $dir) . "\n";
-	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir) . "\n";
+	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir, $goals) . "\n";
 	$md .= "## What came after\n\n" . VMAB::Report::After::section($m) . "\n";
 	$md .= "## Appendix: per-cell tables\n\n" . VMAB::Report::Scenarios::appendix($m) .
 		"### Every test, by variant\n\nEach cell sums the run-time modes the variant ran.\n\n" .

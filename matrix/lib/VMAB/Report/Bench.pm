@@ -196,7 +196,7 @@ sub mark_verdict {
 			if defined $g;
 	}
 	my $md = @lines ? 'Growth from the smallest to the largest size: ' . join('; ', @lines) . ".\n\n" : '';
-	my $x = VMAB::Report::Goals::mark_goal($sw) or return $md;
+	my $x = $sw->{mark} or return $md;
 	my ($g, $lo, $hi, $gc) = @$x{qw(ratio lo hi control)};
 	if ($x->{flat}) {
 		$md .= sprintf("Goal met in %s: vrange(VOLATILE) is flat in size (%s at %s vs %s, within %dx).\n\n",
@@ -217,7 +217,7 @@ sub mark_verdict {
 		$md .= '). ' . step_text($t->{vrange}{volatile}, $t->{vrange}{getppid});
 		$md .= "\n\n";
 	}
-	my $u = VMAB::Report::Goals::unmark_goal($sw) or return $md;
+	my $u = $sw->{unmark} or return $md;
 	$md .= sprintf("vrange(NONVOLATILE) with nothing purged grows %s from %s to %s%s. ",
 		fmt_x($u->{ratio}), size_name($u->{lo}), size_name($u->{hi}),
 		defined $u->{adjusted} ? sprintf(', %s as a ratio to the getppid() control', fmt_x($u->{adjusted})) : '');
@@ -447,7 +447,7 @@ sub goals_summary {
 			defined $x->{control} ? sprintf(' The VMA split and merge alone (the vma_flag control) reach %.0f%%.',
 				100 * $x->{control}) : '');
 	}
-	for my $x (grep { defined } map { VMAB::Report::Goals::unmark_goal($_) } @$sweeps) {
+	for my $x (grep { defined } map { $_->{unmark} } @$sweeps) {
 		push @l, sprintf('- vrange(NONVOLATILE) with nothing purged, %s %s: %s at %s vs %s%s%s ' .
 			'(goal within %dx as a ratio to the null call: %s).',
 			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
@@ -463,7 +463,7 @@ sub goals_summary {
 			VMAB::Designs::design($x->{design})->{marked_as}, $x->{variant}, $x->{mode},
 			fmt_x($x->{ratio}), $x->{scan} // '-', $ot, $x->{met} ? 'met' : '**missed**');
 	}
-	for my $x (grep { defined } map { VMAB::Report::Goals::mark_goal($_) } @$sweeps) {
+	for my $x (grep { defined } map { $_->{mark} } @$sweeps) {
 		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s at %s vs %s (goal flat, within %dx ' .
 			'as a ratio to the null call: %s).',
 			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
@@ -476,12 +476,14 @@ sub goals_summary {
 	return @l ? join("\n", @l) . "\n\n" : "No figure in this run bears on the goals (no design ran).\n\n";
 }
 
+# section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)])
 sub section {
-	my ($m, $dir) = @_;
+	my ($m, $dir, $an) = @_;
+	$an //= VMAB::Report::Goals::analyse($m);
 	my $accel = uc($m->{accelerator} // 'unknown');
-	my @churn = VMAB::Report::Goals::churn_rows($m);
-	my @sweeps = VMAB::Report::Goals::mark_sweeps($m);
-	my @oom = VMAB::Report::Goals::oom_rows($m);
+	my @churn = @{$an->{churn}};
+	my @sweeps = @{$an->{sweeps}};
+	my @oom = @{$an->{oom}};
 	my $body = mark_section(\@sweeps, $dir) .
 		churn_section($m, \@churn, collect($m, 'churn'), $dir) .
 		pressure_section(collect($m, 'pressure'), $dir,

@@ -3,6 +3,10 @@ package VMAB::Report::Goals;
 # as plain structures (its figure, threshold, verdict and the cells it
 # came from) that the summary and the benchmark section both format, and
 # the one table of the thresholds.  Nothing here formats text.
+#   analyse($m) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with
+#       its mark and unmark goal], oom => [oom_rows] }: what the report
+#       computes once and hands to the summary and the benchmark section;
+#       keep_shares, op_growth and oom_vs_none take it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
 #   churn_rows($m) -> ({ variant, mode, threads, by => {design => datum},
@@ -107,9 +111,19 @@ sub churn_rows {
 	return @rows;
 }
 
+sub analyse {
+	my ($m) = @_;
+	my @sweeps = mark_sweeps($m);
+	@$_{qw(mark unmark)} = (mark_goal($_), unmark_goal($_)) for @sweeps;
+	return { churn => [churn_rows($m)], sweeps => \@sweeps, oom => [oom_rows($m)] };
+}
+
+# The analysis of $x: itself, or that of the matrix it is.
+sub analysis { my ($x) = @_; return $x->{sweeps} ? $x : analyse($x) }
+
 sub keep_shares {
 	my ($m, $design) = @_;
-	my @r = grep { defined } map { share_of_keep($_->{by}, $design) } churn_rows($m);
+	my @r = grep { defined } map { share_of_keep($_->{by}, $design) } @{analysis($m)->{churn}};
 	return undef unless @r;
 	my $t = $THRESHOLD{keep};
 	return { threshold => $t, shares => \@r, n => scalar @r, share => median(@r),
@@ -201,7 +215,7 @@ sub unmark_goal {
 sub op_growth {
 	my ($m, $design, $op) = @_;
 	my (@g, @adj, %lo, %hi);
-	for my $s (mark_sweeps($m)) {
+	for my $s (@{analysis($m)->{sweeps}}) {
 		my ($r, $l, $h, $a) = growth_vs_control($s->{t}, $design, $op);
 		next unless defined $r;
 		push @g, $r;
@@ -236,7 +250,7 @@ sub oom_rows {
 
 sub oom_vs_none {
 	my ($m, $design) = @_;
-	my @r = grep { defined } map { $_->{ratio} } grep { $_->{design} eq $design } oom_rows($m);
+	my @r = grep { defined } map { $_->{ratio} } grep { $_->{design} eq $design } @{analysis($m)->{oom}};
 	return undef unless @r;
 	my $t = $THRESHOLD{oom};
 	return { threshold => $t, ratios => \@r, n => scalar @r, ratio => median(@r),

@@ -137,8 +137,10 @@ sub unmark_growth {
 	return op_growth($m, $design, $d->{unmark_op});
 }
 
+# figures($matrix[, VMAB::Report::Goals::analyse($matrix)])
 sub figures {
-	my ($m) = @_;
+	my ($m, $an) = @_;
+	$an //= VMAB::Report::Goals::analyse($m);
 	my @data = all_data($m);
 	my ($first, $keep, $flat, $oom) = @THRESHOLD{qw(first_taken keep flat oom)};
 	my @rows = (
@@ -146,13 +148,13 @@ sub figures {
 		 sub { first_taken(\@data, $_[0]) }],
 		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure(\@data, $_[0]) }],
 		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($keep) . ')',
-		 sub { churn_vs_keep($m, $_[0]) }],
+		 sub { churn_vs_keep($an, $_[0]) }],
 		["Mark cost against range size (goal for vrange: within ${flat}x)",
-		 sub { op_growth($m, $_[0], design($_[0])->{mark_op}) }],
+		 sub { op_growth($an, $_[0], design($_[0])->{mark_op}) }],
 		['Unmark cost against range size, nothing purged, after a purge of the range ' .
-		 "(goal for vrange: within ${flat}x)", sub { unmark_growth($m, $_[0]) }],
+		 "(goal for vrange: within ${flat}x)", sub { unmark_growth($an, $_[0]) }],
 		['An OOM without swap while another process holds marked memory (goal: within ' .
-		 sprintf('%.2fx', $oom) . ' of nothing marked)', sub { oom_vs_none($m, $_[0]) }],
+		 sprintf('%.2fx', $oom) . ' of nothing marked)', sub { oom_vs_none($an, $_[0]) }],
 	);
 	my @cols = columns($m);
 	return map { my ($f, $s) = @$_; { figure => $f, map { $_ => $s->($_) } @cols } } @rows;
@@ -196,8 +198,9 @@ sub unmeasured_note {
 		"`$_->{key}` in matrix.json)." } @not) . "\n\n";
 }
 
+# section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)])
 sub section {
-	my ($m, $dir) = @_;
+	my ($m, $dir, $an) = @_;
 	my @data = all_data($m);
 	my @cols = columns($m);
 	my $md = "### What each design gives a user\n\n" . table_head('', @cols);
@@ -223,7 +226,7 @@ sub section {
 	$md .= "\n### Headline figures\n\n";
 	$md .= @data ? VMAB::Report::Scenarios::headline(\@data) : "_No scenario figures in this run._\n\n";
 	$md .= table_head('figure', @cols);
-	$md .= "| $_->{figure} | " . join(' | ', map { esc_cell($_) } @$_{@cols}) . " |\n" for figures($m);
+	$md .= "| $_->{figure} | " . join(' | ', map { esc_cell($_) } @$_{@cols}) . " |\n" for figures($m, $an);
 	$md .= "\n";
 	my @share = lost_share($m);
 	if (@share) {
