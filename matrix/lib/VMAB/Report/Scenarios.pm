@@ -212,26 +212,27 @@ sub compress_rows {
 
 # --- (b) the reviewers' questions --------------------------------------
 
+# The runs the accounting is read from, and a counter as the guest gave it
+# (-1: the kernel has no such counter).
+sub accounting_runs { my ($data) = @_; return map { of($data, $_, qw(memcg_reclaim madv_pageout)) } columns($data) }
+sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
+
 # The per-run accounting table (the appendix has it; the evidence sums it).
 sub accounting_table {
 	my ($data) = @_;
+	my @runs = accounting_runs($data) or return '';
 	my $md = "| variant / mode | design | scenario | pages found lost | vmstat counter | memcg counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
 	$md .= "|---|---|---|---|---|---|---|---|---|---|\n";
-	my $n = 0;
-	for my $design (columns($data)) {
-		for my $x (of($data, $design, qw(memcg_reclaim madv_pageout))) {
-			my $d = $x->{d};
-			my $drop = defined $d->{rss_kb_before} && defined $d->{rss_kb_after}
-				? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
-			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
-			$md .= "| " . where($x) . " | $design | $d->{scenario} | " . ($d->{pages_discarded} // '?') .
-				" | $ctr | " . (($d->{memcg_counter_discarded} // -1) < 0 ? 'absent' : $d->{memcg_counter_discarded}) .
-				' | ' . ($d->{nr_lazyfree_delta} // 'absent') . " | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
-				($d->{memcg_file_delta_kb} // '?') . " |\n";
-			$n++;
-		}
+	for my $x (@runs) {
+		my $d = $x->{d};
+		my $drop = defined $d->{rss_kb_before} && defined $d->{rss_kb_after}
+			? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
+		$md .= '| ' . join(' | ', where($x), $d->{design}, $d->{scenario}, $d->{pages_discarded} // '?',
+			counted($d->{counter_discarded}), counted($d->{memcg_counter_discarded}),
+			$d->{nr_lazyfree_delta} // 'absent', $drop, $d->{memcg_anon_delta_kb} // '?',
+			$d->{memcg_file_delta_kb} // '?') . " |\n";
 	}
-	return $n ? $md : '';
+	return $md;
 }
 
 # Whether each design's counters agreed with the pages found lost:
@@ -239,16 +240,11 @@ sub accounting_table {
 sub accounting_agreement {
 	my ($data) = @_;
 	my %agree;
-	for my $design (columns($data)) {
-		for my $x (of($data, $design, qw(memcg_reclaim madv_pageout))) {
-			my $d = $x->{d};
-			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
-			my $k = $ctr eq 'absent' ? 'absent'
-				: $ctr == ($d->{pages_discarded} // -1) ? 'equal' : 'differs';
-			$agree{$design}{$k}++;
-			my $cg = $d->{memcg_counter_discarded} // -1;
-			$agree{$design}{$cg < 0 ? 'cg_absent'
-				: $cg == ($d->{pages_discarded} // -1) ? 'cg_equal' : 'cg_differs'}++;
+	for my $d (map { $_->{d} } accounting_runs($data)) {
+		for my $c (['', 'counter_discarded'], ['cg_', 'memcg_counter_discarded']) {
+			my $n = counted($d->{$c->[1]});
+			$agree{$d->{design}}{$c->[0] . ($n eq 'absent' ? 'absent'
+				: $n == ($d->{pages_discarded} // -1) ? 'equal' : 'differs')}++;
 		}
 	}
 	return \%agree;
