@@ -74,18 +74,7 @@ is($r->{programs}[1]{rc}, -1, 'a program cut off has rc -1');
 is($r->{programs}[0]{clocksource}, undef, 'an end line without a clock: none recorded');
 
 # The guest's clock, on the hello line and each end line (suite/init.sh).
-$r = parse_results(<<'EOT');
-@@vmab hello variant=v kernel=k modes=m clocksource=tsc-early
-@@vmab begin mode=m prog=bench_mark
-1..1
-ok 1 marked
-@@vmab end mode=m prog=bench_mark rc=0 ms=20 clocksource=tsc
-@@vmab begin mode=m prog=bench_churn
-1..1
-ok 1 churned
-@@vmab end mode=m prog=bench_churn rc=0 ms=30 clocksource=refined-jiffies
-@@vmab done
-EOT
+$r = parse_results(slurp("$FindBin::Bin/fixtures/clock.results"));
 is($r->{hello}{clocksource}, 'tsc-early', 'hello names the clocksource at boot');
 is_deeply([map { $_->{clocksource} } @{$r->{programs}}], ['tsc', 'refined-jiffies'],
 	  'each end line the clocksource the program ended on');
