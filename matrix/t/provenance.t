@@ -9,7 +9,7 @@ use FindBin;
 use File::Temp qw(tempdir);
 use VMAB::File qw(slurp spew);
 use VMAB::Results qw(load_matrix);
-use VMAB::Provenance qw(sources project_commit variant_provenance);
+use VMAB::Provenance qw(sources project_commit run_provenance variant_provenance);
 use VMAB::Report qw(report_md);
 
 my $m = load_matrix("$FindBin::Bin/fixtures/two-sources-matrix.json");
@@ -45,6 +45,16 @@ SKIP: {
 	system("cd $repo && git add f") == 0 or die;
 	like(project_commit($repo), qr/^[0-9a-f]{40}-dirty$/, 'a changed tracked file: -dirty');
 	is(project_commit(tempdir(CLEANUP => 1)), 'unknown', 'not a git checkout: unknown');
+}
+# The run's part: what cannot be read says so, and the run goes on.
+{
+	open(my $save, '>&', \*STDERR) or die;
+	open(STDERR, '>', '/dev/null');
+	my $r = run_provenance(run_id => 'r', top => tempdir(CLEANUP => 1), tree => '/nonexistent',
+			       tarball => '/nonexistent', patchdir => '/nonexistent', qemu => '7.2');
+	open(STDERR, '>&', $save) or die;
+	is_deeply($r, { run_id => 'r', project_commit => 'unknown', tree_commit => 'unknown', patch_digest => 'unknown',
+			qemu_version => '7.2' }, 'a run without a tree, tarball or git checkout: unknown, not a failure');
 }
 my $build = tempdir(CLEANUP => 1);
 mkdir "$build/include";
