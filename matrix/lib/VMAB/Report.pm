@@ -1,8 +1,12 @@
 package VMAB::Report;
-# out/report/report.md and report.html, generated from matrix.json alone.
-# The summary comes from VMAB::Report::Summary, the scenario evidence and
-# appendix from VMAB::Report::Scenarios, the benchmarks from
-# VMAB::Report::Bench, the later designs from VMAB::Report::After.
+# out/report/report.md and report.html, generated from matrix.json alone,
+# in three layers: data (VMAB::Report::Data reads matrix.json), analysis
+# (VMAB::Report::Goals computes each goal once, with the one table of
+# thresholds) and render: the summary (VMAB::Report::Summary), the scenario
+# evidence and appendix (VMAB::Report::Scenarios), the benchmarks
+# (VMAB::Report::Bench), the later designs (VMAB::Report::After), plots
+# (VMAB::Report::Plot) and HTML (VMAB::Report::Html).  The designs' columns
+# come from VMAB::Designs; where the results came from, VMAB::Provenance.
 use strict;
 use warnings;
 use Exporter 'import';

@@ -13,7 +13,8 @@ package VMAB::Report::Goals;
 #       ratio => {design => x DONTNEED}, free, vrange_vs_free,
 #       keep => {design => share of keep}, control }, ...) in report order
 #   keep_shares($m, $design) -> { threshold, shares => [...], n, share, met } | undef
-#   mark_sweeps($m) -> ({ variant, mode, t => {design}{op}{size} => datum }, ...)
+#   mark_sweeps($m) -> ({ variant, mode, t => {design}{op}{size} => datum,
+#       data => [its records] }, ...): per variant, its widest mode
 #   mark_goal($sweep), unmark_goal($sweep) -> the flat-cost goal of one
 #       variant's sweep (undef: not timed)
 #   op_growth($m, $design, $op) -> { growth, adjusted, n, n_adjusted, lo => [sizes], hi => [sizes] } | undef

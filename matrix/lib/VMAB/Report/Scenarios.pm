@@ -13,7 +13,7 @@ package VMAB::Report::Scenarios;
 # (VMAB::Designs).  Headings are from level 3 down.
 use strict;
 use warnings;
-use List::Util qw(sum max min);
+use List::Util qw(sum);
 use VMAB::Designs qw(design title);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
