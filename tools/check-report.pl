@@ -9,7 +9,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../matrix/lib";
-use VMAB::Report::Check qw(check_report);
+use VMAB::BrowserCheck qw(check_report);
 
 my $dir = shift // 'out/report';
 print "check-report: rendering $dir/report.html in headless Chromium\n";

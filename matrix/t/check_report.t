@@ -7,7 +7,7 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 use VMAB::File qw(spew);
-use VMAB::Report::Check qw(check_report dom_problems log_problems network_problems probe_html png_size);
+use VMAB::BrowserCheck qw(check_report dom_problems log_problems network_problems probe_html png_size);
 
 my $dir = tempdir(CLEANUP => 1);
 spew("$dir/plot.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');

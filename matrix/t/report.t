@@ -7,7 +7,7 @@ use File::Temp qw(tempdir);
 use VMAB::File qw(slurp);
 use VMAB::Report qw(write_report variants_by_tests);
 use VMAB::Report::Html qw(headings);
-use VMAB::Report::Check qw(network_problems);
+use VMAB::BrowserCheck qw(network_problems);
 
 my $m = {
 	generated => '2026-12-03 10:00:00 UTC', accelerator => 'tcg', qemu_version => '7.2.0',
@@ -37,7 +37,7 @@ my $md = slurp("$dir/report.md");
 like($md, qr/accelerator \*\*TCG\*\*/, 'accelerator stated');
 like($md, qr/compare ratios/, 'TCG warning');
 unlike($md, qr/clocksource/i, 'a matrix.json from before /init named its clock: no clock in the header');
-like($md, qr/^\| none \| PASS \| 6\.1\.192\+ \| noswap-classic, swap-classic \| 10 \| 100 \| 20 \| 0 \|$/m, 'summary row');
+like($md, qr/^\| none \| PASS \| not recorded \| 6\.1\.192\+ \| noswap-classic, swap-classic \| 10 \| 100 \| 20 \| 0 \|$/m, 'summary row');
 like($md, qr/^- both: splat: WARNING: x$/m, 'boot problem listed');
 like($md, qr/^- both swap-classic `p\/a`: unexpected failure \(expected pass, got fail\)$/m, 'judge problem listed');
 like($md, qr/^    - `t\.c:9:a:Expected 1 \(1\) == x \(0\)`$/m, '... with the words the test failed with');

@@ -172,7 +172,7 @@ SKIP: {
 	local $VMAB::Report::Plot::GNUPLOT = '/nonexistent/gnuplot';
 	my $dir = tempdir(CLEANUP => 1);
 	ok(!eval { VMAB::Report::Summary::section($m, $dir); 1 }, 'a plot that cannot be drawn fails the summary');
-	like($@, qr/summary plot: .*not found/, '... saying why');
+	like($@, qr/^plot summary-lost-share: \/nonexistent\/gnuplot not found$/, '... saying which plot and why');
 }
 
 # What came after: every later design named, each with a source.
@@ -181,4 +181,24 @@ is_deeply([map { $_->{name} } VMAB::Report::After::designs()], [
 	'Windows `OfferVirtualMemory` / `ReclaimVirtualMemory`', 'Android ashmem pin/unpin'], 'the later designs');
 is_deeply([grep { !@{$_->{source}} || grep { $_->[1] !~ m{^https://} } @{$_->{source}} } VMAB::Report::After::designs()],
 	  [], 'each cites at least one https source');
+{
+	my $cited = VMAB::Report::After::section($m);
+	like($cited, qr/^\| `MAP_DROPPABLE` \|/m, 'without C\'s figures, MAP_DROPPABLE is cited');
+	my %mm = (%$m, variants => { %{$m->{variants}}, droppable => { modes => { 'swap-classic' => { data => [
+		datum(%rec, design => 'droppable', pages_discarded => 2048, detect => 'zero_page', first_pass_discarded => 2048) ] } } } });
+	my $measured = VMAB::Report::After::section(\%mm);
+	unlike($measured, qr/^\| `MAP_DROPPABLE` \|/m, 'with them, it leaves the cited table');
+	like($measured, qr/^`MAP_DROPPABLE` \(Linux 6\.11 \(2024\), 64-bit\) is measured here, as design C: .*\[commit 9651fcedf7b9 /m,
+	     '... for a line that says it is measured, with its source');
+	like($measured, qr/^The rest are cited, /m, '... the rest cited');
+	is(scalar(() = $measured =~ /^\| (?:Darwin|Windows|Android ashmem)/mg), 3, '... Darwin, Windows and ashmem among them');
+	my @f = VMAB::Report::Summary::figures(\%mm);
+	is_deeply([sort keys %{$f[0]}], [qw(droppable figure madv_free vrange)], 'the headline figures get a column for C');
+	is($f[0]{droppable}, '100% (median of 1 runs); at least 95% in 1 of 1', '... from the same goal code as A and B');
+	my $md = VMAB::Report::Summary::section(\%mm, tempdir(CLEANUP => 1));
+	like($md, qr/^\| figure \| A: vrange \| B: MADV_FREE \| C: MAP_DROPPABLE \|$/m, '... and the summary renders it');
+	unlike($md, qr/C: MAP_DROPPABLE \(`CONFIG_MAP_DROPPABLE`\): not measured/, '... not said to be unmeasured');
+	like(VMAB::Report::Summary::section($m, tempdir(CLEANUP => 1)),
+	     qr/^C: MAP_DROPPABLE \(`CONFIG_MAP_DROPPABLE`\): not measured in this run/m, 'without its figures: not measured');
+}
 done_testing;

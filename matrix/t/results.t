@@ -3,6 +3,8 @@
 use strict;
 use warnings;
 use Test::More;
+use FindBin;
+use VMAB::File qw(slurp);
 use VMAB::Results qw(exit_status);
 use VMAB::Record qw(variant_record);
 use VMAB::Tap qw(parse_results);
@@ -29,21 +31,10 @@ sub record {
 	return variant_record(parsed => parse_results($text), outcome => 'PASS',
 			      problems => [], phases => {}, release => 'r');
 }
-my $x = record(<<'EOT');
-@@vmab hello variant=v kernel=k modes=m clocksource=tsc-early
-@@vmab begin mode=m prog=a
-1..1
-ok 1 x
-@@vmab end mode=m prog=a rc=0 ms=20 clocksource=tsc
-@@vmab begin mode=m prog=b
-1..1
-ok 1 y
-@@vmab end mode=m prog=b rc=0 ms=30 clocksource=tsc
-@@vmab done
-EOT
-is($x->{clocksource}, 'tsc', 'the clocksource the run ended on');
-is_deeply($x->{clocksources}, ['tsc-early', 'tsc'], 'every one named, in order, once');
-is_deeply($x->{modes}{m}{programs}{a}, { rc => 0, ms => 20, planned => 1, ran => 1, clocksource => 'tsc' },
+my $x = record(slurp("$FindBin::Bin/fixtures/clock.results"));
+is($x->{clocksource}, 'refined-jiffies', 'the clocksource the run ended on');
+is_deeply($x->{clocksources}, ['tsc-early', 'tsc', 'refined-jiffies'], 'every one named, in order, once');
+is_deeply($x->{modes}{m}{programs}{bench_mark}, { rc => 0, ms => 20, planned => 1, ran => 1, clocksource => 'tsc' },
 	  'each program with its own');
 $x = record("\@\@vmab hello variant=v kernel=k modes=m clocksource=tsc\n" .
 	    "\@\@vmab begin mode=m prog=a\n1..1\nok 1 x\n" .

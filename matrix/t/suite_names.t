@@ -67,12 +67,19 @@ my %not_data = map { $_ => 1 } (
 	qw(absent accounting adjusted after after_adjusted after_hi after_lo b cg_absent cg_differs cg_equal control cost
 	   differs equal garbage_pages hi lo loss met purging r ratio scan th
 	   undetected_vrange_losses),
+	# the analysis' structures (VMAB::Report::Goals) and the designs' table
+	# (VMAB::Designs)
+	qw(big by core droppable first_swapped first_taken flat growth mark_op marked
+	   n_adjusted no_unmark ratios share shares swapped_kb t tag taken threshold unmark_op
+	   vrange_vs_free within x marked_as measured_as kconfig letter promises detected_by taken_back_by sweeps),
+	# matrix.json's provenance (VMAB::Provenance)
+	qw(provenance run_id project_commit tree_commit patch_digest config_sha256 compiler recorded),
 	# plot and page settings
 	qw(aspect chromium figure height hline images key links logx logy
 	   screenshot sw w width xlabel ylabel),
 	# values of data fields the report groups by
 	qw(both_designs dontneed fork_cow free getppid global_pressure image_cache
-	   keep kernel lru madv_free_measured madv_pageout mark mlock_after_mark
+	   keep kernel lru madv_free_measured madv_pageout mark mlock_after_mark churn stressng
 	   mprotect mremap no_pressure nonvolatile nonvolatile_after_purge oom
 	   nonvolatile_purged read_after_mark refault refault_purged swapless
 	   unmark vma_flag volatile volatile_before_purge vrange_measured write_after_mark),

@@ -57,24 +57,24 @@ is($r->{tests}[0]{id}, 'p/first', 'nameless skip takes the RUN line name');
 is($r->{tests}[0]{reason}, 'CONFIG_VRANGE=n', 'skip reason kept');
 is($r->{tests}[1]{id}, 'p/f.v.second', 'fixture test id');
 is_deeply($r->{data}, [{ kind => 'scenario', pages => 4, mode => 'm', prog => 'p' }], '@data decoded');
-is(scalar @{$r->{bad_data}}, 1, 'bad @data kept aside');
+is_deeply($r->{bad_data}, [{ mode => 'm', prog => 'p', line => '# @data {broken json' }],
+	  'bad @data kept aside, with its mode and program');
+{
+	use VMAB::Judge qw(data_problems);
+	my ($p) = data_problems($r);
+	is_deeply([@$p{qw(mode id want got what)}], ['m', 'p/*', 'a JSON object', 'malformed', 'malformed @data line'],
+		  'the judge reports a malformed @data line as a problem');
+	like($p->{why}[0], qr/not one JSON object .*: # \@data \{broken json$/, '... quoting the line');
+	my $cut = parse_results("\@\@vmab begin mode=m prog=bench_mark\n1..1\n# \@data {\"bench\":\"mark\",\"ns_me\n" .
+		"# \@data\nok 1 x\n\@\@vmab end mode=m prog=bench_mark rc=0 ms=1\n");
+	is(scalar(data_problems($cut)), 2, 'a truncated @data line, and an empty one, are problems too');
+}
 ok(!$r->{done}, 'no done line');
 is($r->{programs}[1]{rc}, -1, 'a program cut off has rc -1');
 is($r->{programs}[0]{clocksource}, undef, 'an end line without a clock: none recorded');
 
 # The guest's clock, on the hello line and each end line (suite/init.sh).
-$r = parse_results(<<'EOT');
-@@vmab hello variant=v kernel=k modes=m clocksource=tsc-early
-@@vmab begin mode=m prog=bench_mark
-1..1
-ok 1 marked
-@@vmab end mode=m prog=bench_mark rc=0 ms=20 clocksource=tsc
-@@vmab begin mode=m prog=bench_churn
-1..1
-ok 1 churned
-@@vmab end mode=m prog=bench_churn rc=0 ms=30 clocksource=refined-jiffies
-@@vmab done
-EOT
+$r = parse_results(slurp("$FindBin::Bin/fixtures/clock.results"));
 is($r->{hello}{clocksource}, 'tsc-early', 'hello names the clocksource at boot');
 is_deeply([map { $_->{clocksource} } @{$r->{programs}}], ['tsc', 'refined-jiffies'],
 	  'each end line the clocksource the program ended on');

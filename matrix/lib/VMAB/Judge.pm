@@ -2,10 +2,11 @@ package VMAB::Judge;
 # Judging a boot's results against what the variant's .config implies
 # (SPEC 7): a test passes unless it needs something the variant or the mode
 # lacks, and then it skips, saying what.  What a test needs is read from
-#   - its id (program/name): naming a design (vrange or sigbus; madv_free,
-#     madvfree or lazyfree) or an optional feature (thp, khugepaged,
-#     transhuge; ksm; memcg; lru_gen) means it needs that option; "absent"
-#     in the name means it needs the option off; "both_designs" needs both;
+#   - its id (program/name): naming a design (VMAB::Designs: vrange or
+#     sigbus; madv_free, madvfree or lazyfree; droppable) or an optional
+#     feature (thp, khugepaged, transhuge; ksm; memcg; lru_gen) means it
+#     needs that option; "absent" in the name means it needs the option
+#     off; "both_designs" needs designs A and B;
 #   - the reason it skipped: every CONFIG_X it names ("needs CONFIG_X",
 #     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else an option it names as
 #     a name would, except one the name already settles;
@@ -15,29 +16,32 @@ package VMAB::Judge;
 # whose name needs an option the .config lacks, is unexpected.
 # matrix/known.tsv lists the exceptions, each with its reason (load_known).
 # A benchmark (a bench_* program) that ended on a jiffies clocksource timed
-# itself in 4 ms steps: that is unexpected too (clock_problems).
+# itself in 4 ms steps: that is unexpected too (clock_problems); so is a
+# "# @data" line that is not one JSON object, whose figures would otherwise
+# be lost without a word (data_problems).
 use strict;
 use warnings;
 use Exporter 'import';
 use VMAB::File qw(slurp);
+use VMAB::Designs qw(designs);
 use VMAB::Kconfig qw(parse_config);
 use VMAB::Record qw(prog_of);
 use VMAB::Variants qw(mode_traits);
 
-our @EXPORT_OK = qw(load_known load_config expect judge);
+our @EXPORT_OK = qw(load_known load_config expect judge data_problems);
 
 # The options a test's id or skip reason may name, and how it names them
 # (a SIGBUS on a purged page is design A's alone).
+# The designs' rows come from their one table (VMAB::Designs).
 my @NAMED = (
-	[CONFIG_VRANGE => qr/(?<![a-z])(?:vrange|sigbus)/i],
-	[CONFIG_MADV_FREE => qr/(?<![a-z])(?:madv_?free|lazyfree)/i],
+	(map { [$_->{kconfig} => $_->{names}] } designs()),
 	[CONFIG_TRANSPARENT_HUGEPAGE => qr/(?<![a-z])(?:thp|khugepaged|transhuge)/i],
 	[CONFIG_KSM => qr/(?<![a-z])ksm/i],
 	[CONFIG_MEMCG => qr/(?<![a-z])memcg/i],
 	[CONFIG_LRU_GEN => qr/(?<![a-z])lru_gen/i],
 );
-# The two designs (a scenario "both_designs" needs both).
-my @DESIGNS = @NAMED[0, 1];
+# Designs A and B (a scenario "both_designs" needs both).
+my @DESIGNS = map { [$_->{kconfig} => $_->{names}] } grep { $_->{in_both} } designs();
 
 # load_known($file) -> [{test, variant, mode (globs as regexes), outcome, why, line}]
 # One exception a line, five tab-separated fields:
@@ -185,6 +189,21 @@ sub clock_problems {
 			  'CLOCK_MONOTONIC moved in 4 ms steps, its timings are not to be trusted'] }
 	} grep { $_->{prog} =~ /^bench_/ && ($_->{clocksource} // '') =~ /jiffies/ }
 		@{$r->{programs}};
+}
+
+# data_problems($parsed_results) -> one problem per "# @data" line that
+# did not parse as one JSON object (VMAB::Tap's bad_data): a malformed or
+# truncated line loses figures the report would show, so it is unexpected
+# whatever the .config.
+sub data_problems {
+	my ($r) = @_;
+	return map {
+		{ mode => $_->{mode}, id => "$_->{prog}/*", want => 'a JSON object', got => 'malformed',
+		  what => 'malformed @data line',
+		  why => ["$_->{prog} printed a \"# \@data\" line that is not one JSON object (malformed or " .
+			  'cut off), so its figures are lost: ' . (length $_->{line} > 200
+				? substr($_->{line}, 0, 197) . '...' : $_->{line})] }
+	} @{$r->{bad_data} // []};
 }
 
 1;

@@ -1,8 +1,12 @@
 package VMAB::Report;
-# out/report/report.md and report.html, generated from matrix.json alone.
-# The summary comes from VMAB::Report::Summary, the scenario evidence and
-# appendix from VMAB::Report::Scenarios, the benchmarks from
-# VMAB::Report::Bench, the later designs from VMAB::Report::After.
+# out/report/report.md and report.html, generated from matrix.json alone,
+# in three layers: data (VMAB::Report::Data reads matrix.json), analysis
+# (VMAB::Report::Goals computes each goal once, with the one table of
+# thresholds) and render: the summary (VMAB::Report::Summary), the scenario
+# evidence and appendix (VMAB::Report::Scenarios), the benchmarks
+# (VMAB::Report::Bench), the later designs (VMAB::Report::After), plots
+# (VMAB::Report::Plot) and HTML (VMAB::Report::Html).  The designs' columns
+# come from VMAB::Designs; where the results came from, VMAB::Provenance.
 use strict;
 use warnings;
 use Exporter 'import';
@@ -10,23 +14,15 @@ use File::Path qw(make_path);
 use VMAB::File qw(spew);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Html qw(md_to_html toc);
-use VMAB::Variants qw(report_order);
+use VMAB::Report::Data qw(variant_names);
+use VMAB::Provenance qw(sources);
+use VMAB::Report::Goals;
 use VMAB::Report::Summary;
 use VMAB::Report::Scenarios;
 use VMAB::Report::Bench;
 use VMAB::Report::After;
 
 our @EXPORT_OK = qw(write_report report_md variants_by_tests);
-
-our @ORDER = report_order();	# matrix/variants.conf
-
-sub variant_names {
-	my ($m) = @_;
-	my %have = map { $_ => 1 } keys %{$m->{variants}};
-	my @v = grep { $have{$_} } @ORDER;
-	push @v, sort grep { my $x = $_; !grep { $_ eq $x } @ORDER } keys %have;
-	return @v;
-}
 
 # One cell: the outcome over all modes of a variant, e.g. "pass", "skip",
 # "FAIL 1/4", "pass 2 / skip 2".
@@ -61,15 +57,25 @@ sub variants_by_tests {
 	return $s;
 }
 
+# "abcdef123456" of a commit or digest, "-dirty" kept.
+sub short { my ($id) = @_; return '?' unless defined $id; return $id =~ /^([0-9a-f]{12})[0-9a-f]*(-dirty)?$/ ? $1 . ($2 // '') : $id }
+
+# Where a variant's results came from: its run, the project and tree commits.
+sub source_cell {
+	my ($x) = @_;
+	my $p = $x->{provenance} or return 'not recorded';
+	return "$p->{run_id}: project `" . short($p->{project_commit}) . '`, tree `' . short($p->{tree_commit}) . '`';
+}
+
 sub summary {
 	my ($m) = @_;
-	my $s = "| variant | outcome | kernel | modes | config s | build s | boot s | unexpected results |\n";
-	$s .= "|---|---|---|---|---|---|---|---|\n";
+	my $s = "| variant | outcome | source | kernel | modes | config s | build s | boot s | unexpected results |\n";
+	$s .= "|---|---|---|---|---|---|---|---|---|\n";
 	for my $v (variant_names($m)) {
 		my $x = $m->{variants}{$v};
 		my $ph = $x->{phases} // {};
-		$s .= sprintf("| %s | %s | %s | %s | %s | %s | %s | %d |\n", $v,
-			$x->{outcome} // '?', $x->{kernel_release} // '?',
+		$s .= sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", $v,
+			$x->{outcome} // '?', source_cell($x), $x->{kernel_release} // '?',
 			join(', ', mode_names($x)),
 			map({ defined $ph->{$_} ? sprintf('%.0f', $ph->{$_}) : '-' }
 			    qw(config build)),
@@ -110,14 +116,16 @@ sub report_md {
 		? ' (software emulation: absolute times are distorted, compare ratios measured in the same boot).'
 		: '.';
 	$md .= ' ' . clock_sentence($m);
-	$md .= " Host kernel $m->{host_kernel}. " . verdict($m) . "\n\n";
-	$md .= "## Summary\n\n" . VMAB::Report::Summary::section($m, $dir);
+	$md .= " Host kernel $m->{host_kernel}. " . provenance_sentence($m) . ' ' . verdict($m) . "\n\n";
+	# Each goal computed once, for the summary and the benchmarks alike.
+	my $goals = VMAB::Report::Goals::analyse($m);
+	$md .= "## Summary\n\n" . VMAB::Report::Summary::section($m, $dir, $goals);
 	$md .= "## Contents\n\n\0TOC\0\n";
 	$md .= "## Variants\n\n" . summary($m) . "\n";
 	$md .= "## What went wrong\n\n" . problems($m) . "\n";
 	$md .= "## Scenarios and the questions of 2014\n\n" . VMAB::Report::Scenarios::section($m, $dir) . "\n";
-	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir) . "\n";
-	$md .= "## What came after\n\n" . VMAB::Report::After::section() . "\n";
+	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir, $goals) . "\n";
+	$md .= "## What came after\n\n" . VMAB::Report::After::section($m) . "\n";
 	$md .= "## Appendix: per-cell tables\n\n" . VMAB::Report::Scenarios::appendix($m) .
 		"### Every test, by variant\n\nEach cell sums the run-time modes the variant ran.\n\n" .
 		variants_by_tests($m) . "\n";
@@ -146,6 +154,30 @@ sub clock_sentence {
 	return $s . (grep({ /jiffies/ } @k)
 		? ': a jiffies clock moves in 4 ms steps, so the benchmarks timed by it are flagged in "What went wrong".'
 		: '.');
+}
+
+# provenance_sentence($m) -> where the results came from (VMAB::Provenance):
+# one run, named with its commits and digests; or, loudly, each run and
+# its variants, so that results of two trees are never read as one run.
+sub provenance_sentence {
+	my ($m) = @_;
+	my @src = sources($m);
+	return '' unless @src;
+	return 'Where these results came from is not recorded (a matrix.json from before schema 2).'
+		if @src == 1 && !$src[0]{recorded};
+	my $one = sub {
+		my ($r) = @_;
+		return 'a run that recorded no provenance (before schema 2)' unless $r->{recorded};
+		return "the run of $r->{run_id} (project `" . short($r->{project_commit}) . '`, tree `' .
+			short($r->{tree_commit}) . '`, patches `' . short($r->{patch_digest}) . '`, QEMU ' .
+			($r->{qemu_version} // '?') . ', ' . ($r->{compiler} // '?') . ')';
+	};
+	return 'Every variant comes from ' . $one->($src[0]) . '.' if @src == 1;
+	my %trees = map { ($_->{tree_commit} // '?') => 1 } @src;
+	return '**These results come from ' . scalar(@src) . ' runs, not one' .
+		(keys %trees > 1 ? ', of ' . scalar(keys %trees) . ' different kernel trees' : '') . ':** ' .
+		join('; ', map { $one->($_) . ': ' . join(', ', @{$_->{variants}}) } @src) .
+		' (the [Variants](#variants) table names each variant\'s).';
 }
 
 # One sentence: did every variant pass and match what their configuration implies?

@@ -4,8 +4,15 @@ package VMAB::Results;
 # phase's duration, the accelerator, versions and all "@data" figures.
 #
 # matrix.json = {
+#   schema_version (2; none: 1), run_id (the latest run: its "generated"),
 #   generated, accelerator, qemu_version, host_kernel, tarball,
 #   variants => { V => {     (VMAB::Record::variant_record)
+#     provenance => { run_id (the run that made this record: a partial
+#       run, V=both, leaves the other variants' records and theirs),
+#       project_commit ("sha" or "sha-dirty"), tree_commit, patch_digest
+#       (VMAB::Tree::patch_digest), config_sha256 (its .config),
+#       qemu_version, compiler (the kernel's LINUX_COMPILER) }
+#       (VMAB::Provenance),
 #     outcome, why => [...], splats => [...], kernel_release, run_at,
 #     results => [ {variant, mode, test, status, reason, excerpt} ],
 #     clocksource (the guest's clocksource when its last program ended, else
@@ -30,12 +37,21 @@ our @EXPORT_OK = qw(load_matrix save_matrix write_tap exit_status);
 
 sub json { JSON::PP->new->canonical->pretty }
 
+# load_matrix($file) -> the matrix; an empty one when there is no file
+# yet.  A file that is not a matrix (cut off, edited by hand) dies: it is
+# never silently replaced by an empty one, which would lose every result.
 sub load_matrix {
 	my ($file) = @_;
+	return { variants => {} } unless -e $file;
 	my $text = slurp($file);
-	return { variants => {} } unless length $text;
+	die "$file is empty: not a matrix.json (remove it to start afresh)\n" unless length $text;
 	my $m = eval { json()->decode($text) };
-	return ref $m eq 'HASH' ? $m : { variants => {} };
+	die "$file is not valid JSON (" . ($@ =~ s/ at \S+ line \d+\.?\n//r =~ s/\s+$//r) .
+		"): fix it or remove it to start afresh\n" unless $m;
+	die "$file is not a matrix.json: no \"variants\" object\n"
+		unless ref $m eq 'HASH' && ref($m->{variants} // {}) eq 'HASH';
+	$m->{variants} //= {};
+	return $m;
 }
 
 sub save_matrix {

@@ -67,7 +67,10 @@ sub parse_tap_line {
 #   tests => [{id => "prog/name", mode, prog, name, result, reason,
 #              diag => ["#" lines printed since the previous result]
 #              (failures only)}],
-#   data => [{mode, prog, ...json...}], bad_data => [lines] }
+#   data => [{mode, prog, ...json...}],
+#   bad_data => [{mode, prog, line}]: "# @data" lines that are not one
+#                JSON object (malformed, or cut off), which the judge
+#                reports (VMAB::Judge::data_problems) }
 sub parse_results {
 	my ($text) = @_;
 	my %r = (hello => undef, done => 0, errors => [], programs => [],
@@ -110,12 +113,12 @@ sub program {
 		my $l = $x->raw;
 		if ($x->is_plan) {
 			$p->{planned} += $x->tests_planned;
-		} elsif ($l =~ /^#\s*\@data\s+(.*?)\s*$/) {
+		} elsif ($l =~ /^#\s*\@data\b\s*(.*?)\s*$/) {
 			my $d = eval { $json->decode($1) };
 			if (ref $d eq 'HASH') {
 				push @{$r->{data}}, { %$d, mode => $p->{mode}, prog => $p->{prog} };
 			} else {
-				push @{$r->{bad_data}}, $l;
+				push @{$r->{bad_data}}, { mode => $p->{mode}, prog => $p->{prog}, line => $l };
 			}
 		} elsif ($l =~ /^#\s+RUN\s+(\S+) \.\.\./) {
 			$last_run = $1;	# kselftest harness

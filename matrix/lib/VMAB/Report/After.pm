@@ -2,11 +2,14 @@ package VMAB::Report::After;
 # "What came after" (so that the 2014 comparison is read in today's
 # light): the designs that followed the two of 2014,
 # in Linux and elsewhere, compared on the same points as the report's
-# semantics table.  Cited, not implemented here: each row names its source.
+# semantics table.  Cited, not implemented here: each row names its source;
+# a row with "measured_as" (a key of VMAB::Designs) leaves the cited table
+# for a line that points at its column once matrix.json has its figures.
 #   designs() -> ({ name, since, marks, loss, order, source => [[text, url], ...] }, ...)
-#   section() -> markdown (headings from level 3 down)
+#   section($matrix) -> markdown (headings from level 3 down)
 use strict;
 use warnings;
+use VMAB::Designs qw(design measured_designs);
 
 sub kernel_commit {
 	my ($id, $title) = @_;
@@ -30,7 +33,7 @@ our @DESIGNS = (
 	  order => 'reclaim order only; nothing is discarded, so nothing needs signalling. The scenarios here use `MADV_PAGEOUT` as a pressure',
 	  source => [kernel_commit('9c276cc65a58faf98be8e56962745ec99ab87636', 'mm: introduce MADV_COLD'),
 		     kernel_commit('1a4e58cce84ee88129d5d49c064bd2852b481357', 'mm: introduce MADV_PAGEOUT')] },
-	{ name => '`MAP_DROPPABLE`',
+	{ name => '`MAP_DROPPABLE`', measured_as => 'droppable',
 	  since => 'Linux 6.11 (2024), 64-bit',
 	  marks => 'a whole mapping, chosen at `mmap()` time (made for the vDSO getrandom() state)',
 	  loss => 'none: dropped pages read back as zeros, and the user must tolerate that at any instant',
@@ -64,12 +67,18 @@ sub designs { return @DESIGNS }
 sub cell { my ($s) = @_; $s =~ s/\|/\\|/g; return $s }
 
 sub section {
-	my $md = "Cited, not implemented here. Design A's `VRANGE_QUERY`, which v11 lacked, has its " .
+	my ($m) = @_;
+	my %measured = map { $_ => 1 } measured_designs($m // {});
+	my @here = grep { $_->{measured_as} && $measured{$_->{measured_as}} } @DESIGNS;
+	my $md = join('', map { "$_->{name} ($_->{since}) is measured here, as design " . design($_->{measured_as})->{letter} .
+		': its column in the summary and the scenario tables (' .
+		join(', ', map { "[$_->[0]]($_->[1])" } @{$_->{source}}) . ").\n\n" } @here);
+	$md .= (@here ? 'The rest are cited' : 'Cited') . ", not implemented here. Design A's `VRANGE_QUERY`, which v11 lacked, has its " .
 		"counterparts in Darwin's `VM_PURGABLE_GET_STATE` and ashmem's `ASHMEM_GET_PIN_STATUS`.\n\n";
 	$md .= "| design | since | what is marked | how loss is signalled | what reclaim takes first | sources |\n" .
 		"|---|---|---|---|---|---|\n";
 	my @sources;
-	for my $d (@DESIGNS) {
+	for my $d (grep { !($_->{measured_as} && $measured{$_->{measured_as}}) } @DESIGNS) {
 		my @n;
 		for my $s (@{$d->{source}}) {
 			push @sources, $s;

@@ -4,24 +4,24 @@ package VMAB::Report::Bench;
 # bench_oom.c and bench_jemalloc.c (kind "bench", bench "mark" | "churn" |
 # "pressure" | "oom" | "jemalloc"), stored at
 # variants.V.modes.MODE.data[].  Tables, gnuplot SVGs in the report folder,
-# and the three goals judged against this run's figures:
+# and the goals as VMAB::Report::Goals computed them (the summary reads the
+# same), each with its threshold from the one table there:
 #   MADV_FREE >= 2x MADV_DONTNEED on churn, vrange >= MADV_FREE on churn,
 #   vrange's mark cost flat in range size (1 GiB within 2x of 4 KiB),
 #   churn at 90% of keep for one design, an OOM without swap no slower
-#   with marked memory elsewhere (within $OOM_GOAL of nothing marked).
+#   with marked memory elsewhere (within 1.25x of nothing marked).
 #   section($matrix, $report_dir) -> markdown (headings from level 3 down)
 use strict;
 use warnings;
 use List::Util qw(min max);
 use VMAB::Report::Plot qw(lines_svg bars_svg);
-use VMAB::Variants qw(report_order mode_order);
+use VMAB::Report::Data qw(ordered collect collect_stressng @VARIANT_ORDER @MODE_ORDER);
+use VMAB::Designs;
+use VMAB::Report::Goals qw(%THRESHOLD);
 
-our @VARIANT_ORDER = report_order();	# matrix/variants.conf
-our @MODE_ORDER = mode_order();
-our $FLAT = 2;		# vrange(VOLATILE) at the largest size / at 4 KiB
-our $FREE_GOAL = 2;	# MADV_FREE records/s / MADV_DONTNEED records/s
-our $KEEP_GOAL = 0.90;	# SPEC 9: churn >= 90% of never giving memory back
-our $OOM_GOAL = 1.25;	# OOM time with marked memory elsewhere / with none
+*ratio = \&VMAB::Report::Goals::ratio;
+*growth = \&VMAB::Report::Goals::growth;
+our @KEEP_DESIGNS = @VMAB::Report::Goals::KEEP_DESIGNS;
 
 # Mark-cost columns: [design, op, heading, field (default ns_median)].
 # MADV_FREE's first call on fresh pages also moves them to the lazyfree
@@ -39,34 +39,6 @@ our @REFAULT_COLS = (
 	[dontneed => refault => 'after MADV_DONTNEED'], [madv_free => refault => 'after MADV_FREE'],
 	[vrange => refault => 'after vrange, not purged'], [vrange => refault_purged => 'after vrange, purged'],
 );
-our @CHURN_DESIGNS = qw(dontneed munmap madv_free vrange vrange_own_vma vma_flag keep);
-# The designs judged against keep, and how the goals name them.
-our @KEEP_DESIGNS = (['madv_free', 'MADV_FREE'], ['vrange', 'vrange'],
-	['vrange_own_vma', 'vrange with a VMA per chunk']);
-our @PRESSURE_DESIGNS = qw(dontneed madv_free vrange);
-our @OOM_DESIGNS = qw(none madv_free vrange);
-
-sub ordered {
-	my ($order, @names) = @_;
-	my %rank;
-	@rank{@$order} = (0 .. $#$order);
-	return sort { ($rank{$a} // 1e9) <=> ($rank{$b} // 1e9) || $a cmp $b } @names;
-}
-
-# { variant => { mode => [bench data of that kind] } }
-sub collect {
-	my ($m, $bench) = @_;
-	my %out;
-	for my $v (keys %{$m->{variants} // {}}) {
-		my $modes = $m->{variants}{$v}{modes} // {};
-		for my $mode (keys %$modes) {
-			my @d = grep { ref $_ eq 'HASH' && ($_->{kind} // '') eq 'bench' &&
-				       ($_->{bench} // '') eq $bench } @{$modes->{$mode}{data} // []};
-			$out{$v}{$mode} = \@d if @d;
-		}
-	}
-	return \%out;
-}
 
 sub t_ns {
 	my ($ns) = @_;
@@ -91,80 +63,74 @@ sub spread {
 	return sprintf(' (%.1f-%.1f)', $x->{ratio_min}, $x->{ratio_max});
 }
 
-sub ratio { my ($a, $b) = @_; return defined $a && defined $b && $b > 0 ? $a / $b : undef }
 sub fmt_x { my ($r) = @_; return defined $r ? sprintf('%.2fx', $r) : '-' }
 sub fmt_n { my ($n) = @_; return defined $n ? sprintf($n >= 100 ? '%.0f' : '%.1f', $n) : '-' }
 
+# Each section's heading, what it has figures of, and its opening text.
+our %SECTION = (
+	mark => ['Mark and unmark cost against range size', 'mark',
+		"Median time of one call on a populated private anonymous range (THP off), " .
+		"and of one write to every page afterwards (the refault), per range size. " .
+		"Per variant, the run-time mode whose sweep reached the largest size.\n\n"],
+	churn => ['Allocator churn (ebizzy-like)', 'churn',
+		"Threads copy a random chunk into a freshly allocated one, search it and free it; " .
+		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
+		"in the same boot and mode (`keep` gives nothing back: the upper bound; `vma_flag` is a control: " .
+		"MADV_DONTFORK on free and MADV_DOFORK on reuse, the VMA split and merge that marking a chunk " .
+		"with vrange() costs, without any design code; `vrange_own_vma` is vrange() with a guard page " .
+		"after each chunk, so each chunk is a VMA of its own and marking it splits nothing). " .
+		"Each design runs in a process of its own. The designs run " .
+		"interleaved in rounds, `keep` last in each; a ratio (and a share of `keep`) is the median " .
+		"over the rounds of each round's, with its range over the rounds in brackets.\n\n"],
+	pressure => ['Under memory pressure', 'pressure',
+		"Churn and an object cache in one memory cgroup whose `memory.max` is below " .
+		"their combined footprint; per design, in each run-time mode (with and without swap). " .
+		"`pgvrange_purged` and `pswpout` exist only in /proc/vmstat, which counts events only with " .
+		"CONFIG_VM_EVENT_COUNTERS; where it does not, the cgroup's own `pgsteal` (pages reclaimed) " .
+		"and its swap peak stand in, and the cache's own count of pages it found discarded is exact.\n\n"],
+	oom => ['An OOM next to marked memory', 'OOM',
+		"A victim fills 8 MiB in a memory cgroup without swap (`memory.swap.max` 0); " .
+		"`memory.reclaim` of that size finds nothing to take and `memory.max` 1M brings the OOM killer: " .
+		"the time from `memory.reclaim` to the victim's death, while a holder process in another cgroup " .
+		"keeps memory marked in the design (`none`: plain memory, the control). The designs alternate " .
+		"within each round; the ratio is the median over the rounds of each round's ratio to `none`. " .
+		"`pgscan_anon` must not move (there is no swap to go to), and the holder must lose nothing and " .
+		"the victim die every round (the benchmark's own results). What it took before vrange " .
+		"patches 16 to 18: `docs/design.md`, \"Figures before the fixes\".\n\n"],
+	jemalloc => ['A real client: jemalloc', 'jemalloc',
+		"Debian's jemalloc 5.3 under the same malloc churn (2 threads, blocks of 16 KiB to 1 MiB, " .
+		"every block checked when freed) with `muzzy_decay_ms:-1` (lazy: purges with MADV_FREE where the " .
+		"kernel has it, falls back to MADV_DONTNEED where it has not) and `muzzy_decay_ms:0` (forced: " .
+		"MADV_DONTNEED), unconstrained and in a memory cgroup. `pglazyfree` is the /proc/vmstat delta " .
+		"over the run: which path ran; `pglazyfreed`: lazily freed pages that reclaim took.\n\n"],
+	stressng => ['A second opinion: stress-ng', 'stress-ng',
+		"Debian's stress-ng 0.15, each stressor with `--verify`, once per variant: bogo operations " .
+		"per second and stress-ng's exit status (0: no failure; its pass or failure is judged with the " .
+		"tests, and a stressor the kernel cannot run, ksm without CONFIG_KSM, skips and has no figure). " .
+		"Bogo operations compare variants under the same accelerator only.\n\n"],
+);
+
+# A section's heading and text, and that the run has no figures for it.
+sub intro {
+	my ($key, $have) = @_;
+	my ($title, $what, $text) = @{$SECTION{$key}};
+	return "### $title\n\n$text" . ($have ? '' : "_No $what figures in this run._\n\n");
+}
+
 sub plot_ref {
 	my ($file, $alt) = @_;
-	return $file ? "![$alt]($file)\n\n" : "_(plot not drawn: $VMAB::Report::Plot::why)_\n\n";
+	return "![$alt]($file)\n\n";
 }
 
 # ---- mark cost ----
 
-# The mode of a variant whose mark sweep reached the largest size.
-sub widest_mode {
-	my ($modes) = @_;
-	my ($best, $bmax) = (undef, -1);
-	for my $mode (ordered(\@MODE_ORDER, keys %$modes)) {
-		my $mx = max(map { $_->{size} // 0 } @{$modes->{$mode}});
-		($best, $bmax) = ($mode, $mx) if $mx > $bmax;
-	}
-	return $best;
-}
-
-sub mark_lookup {
-	my ($data) = @_;
-	my %t;
-	$t{$_->{design}}{$_->{op}}{$_->{size}} = $_ for @$data;
-	return \%t;
-}
-
-# ratio of ns_median at the largest size to the smallest, for one op.
-sub growth {
-	my ($t, $design, $op) = @_;
-	my $s = $t->{$design}{$op} or return;
-	my @sz = sort { $a <=> $b } keys %$s;
-	return unless @sz >= 2;
-	return (ratio($s->{$sz[-1]}{ns_median}, $s->{$sz[0]}{ns_median}), $sz[0], $sz[-1], $s->{$sz[-1]});
-}
-
-# The growth of one operation between two sizes it was timed at.
-sub growth_between {
-	my ($t, $design, $op, $lo, $hi) = @_;
-	my $s = $t->{$design}{$op} or return;
-	return unless $s->{$lo} && $s->{$hi};
-	return ratio($s->{$hi}{ns_median}, $s->{$lo}{ns_median});
-}
-
-# growth(), and the same divided by the getppid() control's growth over the
-# same sizes (undef where the control lacks them): ($g, $lo, $hi, $adjusted).
-sub growth_vs_control {
-	my ($t, $design, $op) = @_;
-	my ($g, $lo, $hi) = growth($t, $design, $op);
-	return unless defined $g;
-	my $gc = growth_between($t, 'vrange', 'getppid', $lo, $hi);
-	return ($g, $lo, $hi, defined $gc && $gc > 0 ? $g / $gc : undef);
-}
-
-# What the unmark after a purge cost before vrange patch 20 (the `vrange`
-# and `both` kernels, swap-classic, the matrix of 2026-12-06), recorded once
-# so that a reader sees what changed.
-our $UNMARK_BEFORE = 'Before vrange patch 20 the bit that makes an unmark walk was per process and ' .
-	'never cleared: once a process had had a purge, every unmark walked its range, and this one grew ' .
-	'281.33x from 4 KiB to 1 GiB on the `vrange` kernel and 200.54x on `both` (swap-classic, 2026-12-06).';
-
 sub mark_section {
-	my ($marks, $dir, $goals) = @_;
-	my $md = "### Mark and unmark cost against range size\n\n";
-	$md .= "Median time of one call on a populated private anonymous range (THP off), " .
-		"and of one write to every page afterwards (the refault), per range size. " .
-		"Per variant, the run-time mode whose sweep reached the largest size.\n\n";
-	return $md . "_No mark figures in this run._\n\n" unless %$marks;
-	for my $v (ordered(\@VARIANT_ORDER, keys %$marks)) {
-		my $mode = widest_mode($marks->{$v});
-		my $t = mark_lookup($marks->{$v}{$mode});
-		my %sizes = map { $_->{size} => 1 } @{$marks->{$v}{$mode}};
+	my ($sweeps, $dir) = @_;
+	my $md = intro('mark', !!(@$sweeps));
+	return $md unless @$sweeps;
+	for my $sw (@$sweeps) {
+		my ($v, $mode, $t) = @$sw{qw(variant mode t)};
+		my %sizes = map { $_->{size} => 1 } @{$sw->{data}};
 		my @sizes = sort { $a <=> $b } keys %sizes;
 		my @cols = grep { $t->{$_->[0]}{$_->[1]} } @MARK_COLS;
 		my @rcols = grep { $t->{$_->[0]}{$_->[1]} } @REFAULT_COLS;
@@ -183,7 +149,7 @@ sub mark_section {
 		$md .= plot_ref(lines_svg($dir, "bench-refault-$v", { title => "refault per page, $v, $mode",
 			xlabel => 'range size', ylabel => 'ns per page (median)', logx => 1, logy => 1 },
 			[map { $_->[2] } @rcols], \@rrows), "refault cost per page, $v") if @rcols;
-		$md .= mark_verdict($v, $mode, $t, $goals);
+		$md .= mark_verdict($sw);
 	}
 	return $md;
 }
@@ -221,7 +187,8 @@ sub step_text {
 }
 
 sub mark_verdict {
-	my ($v, $mode, $t, $goals) = @_;
+	my ($sw) = @_;
+	my ($v, $t) = @$sw{qw(variant t)};
 	my @lines;
 	for my $c (grep { !$_->[3] } @MARK_COLS) {
 		my ($g, $lo, $hi) = growth($t, $c->[0], $c->[1]);
@@ -229,123 +196,69 @@ sub mark_verdict {
 			if defined $g;
 	}
 	my $md = @lines ? 'Growth from the smallest to the largest size: ' . join('; ', @lines) . ".\n\n" : '';
-	my ($g, $lo, $hi, $big) = growth($t, 'vrange', 'volatile');
-	return $md unless defined $g;
-	my ($gc) = growth($t, 'vrange', 'getppid');
-	# SPEC 4.5: flat as a ratio to a null system call at the same point
-	# (under TCG the call itself grows with the pages the process touched).
-	my $met = $g <= $FLAT || (defined $gc && $gc > 0 && $g / $gc <= $FLAT);
-	push @{$goals->{mark}}, { variant => $v, mode => $mode, ratio => $g, lo => $lo, hi => $hi, met => $met,
-				  control => $gc };
-	if ($g <= $FLAT) {
+	my $x = $sw->{mark} or return $md;
+	my ($g, $lo, $hi, $gc) = @$x{qw(ratio lo hi control)};
+	if ($x->{flat}) {
 		$md .= sprintf("Goal met in %s: vrange(VOLATILE) is flat in size (%s at %s vs %s, within %dx).\n\n",
-			$v, fmt_x($g), size_name($hi), size_name($lo), $FLAT);
+			$v, fmt_x($g), size_name($hi), size_name($lo), $x->{threshold});
 	} else {
 		my $k = log($g) / log($hi / $lo);
 		my ($gm) = growth($t, 'madv_free', 'madv_free');
 		$md .= sprintf("%s: vrange(VOLATILE) costs %s more at %s than at %s " .
-			"(cost ~ size^%.2f; %.2f ns a page at %s", $met
+			"(cost ~ size^%.2f; %.2f ns a page at %s", $x->{met}
 				? sprintf('Goal met in %s as a ratio to the null call (%s once the getppid() ' .
 					'control is divided out)', $v, fmt_x($g / $gc))
 				: "**Goal missed in $v**",
 			fmt_x($g), size_name($hi), size_name($lo),
-			$k, $big->{ns_per_page} // 0, size_name($hi));
+			$k, $x->{big}{ns_per_page} // 0, size_name($hi));
 		my $mf = $t->{madv_free}{madv_free}{$hi};
 		$md .= sprintf(', against %.1f ns a page for MADV_FREE, whose cost ~ size^%.2f', $mf->{ns_per_page},
 			log($gm) / log($hi / $lo)) if $mf && $gm;
 		$md .= '). ' . step_text($t->{vrange}{volatile}, $t->{vrange}{getppid});
 		$md .= "\n\n";
 	}
-	my ($gn, $nlo, $nhi) = growth($t, 'vrange', 'nonvolatile');
-	if (defined $gn) {
-		my $adj = defined $gc && $gc > 0 ? $gn / $gc : undef;
-		my $nmet = $gn <= $FLAT || (defined $adj && $adj <= $FLAT);
-		# After a purge of the range: against the control over its own sizes.
-		my ($ga, $alo, $ahi, $aadj) = growth_vs_control($t, 'vrange', 'nonvolatile_after_purge');
-		$nmet &&= $ga <= $FLAT || (defined $aadj && $aadj <= $FLAT) if defined $ga;
-		push @{$goals->{unmark}}, { variant => $v, mode => $mode, ratio => $gn, control => $gc,
-					    adjusted => $adj, lo => $nlo, hi => $nhi, met => $nmet,
-					    after => $ga, after_adjusted => $aadj, after_lo => $alo, after_hi => $ahi };
-		$md .= sprintf("vrange(NONVOLATILE) with nothing purged grows %s from %s to %s%s. ",
-			fmt_x($gn), size_name($nlo), size_name($nhi),
-			defined $adj ? sprintf(', %s as a ratio to the getppid() control', fmt_x($adj)) : '');
-		$md .= sprintf('After a purge of the same range, which the unmark that reports it walks once, ' .
-			'the next unmark with nothing purged grows %s from %s to %s%s. ',
-			fmt_x($ga), size_name($alo), size_name($ahi),
-			defined $aadj ? sprintf(', %s as a ratio to the control', fmt_x($aadj)) : '') if defined $ga;
-		$md .= "$UNMARK_BEFORE\n\n";
-	}
+	my $u = $sw->{unmark} or return $md;
+	$md .= sprintf("vrange(NONVOLATILE) with nothing purged grows %s from %s to %s%s. ",
+		fmt_x($u->{ratio}), size_name($u->{lo}), size_name($u->{hi}),
+		defined $u->{adjusted} ? sprintf(', %s as a ratio to the getppid() control', fmt_x($u->{adjusted})) : '');
+	$md .= sprintf('After a purge of the same range, which the unmark that reports it walks once, ' .
+		'the next unmark with nothing purged grows %s from %s to %s%s. ',
+		fmt_x($u->{after}), size_name($u->{after_lo}), size_name($u->{after_hi}),
+		defined $u->{after_adjusted} ? sprintf(', %s as a ratio to the control', fmt_x($u->{after_adjusted})) : '')
+		if defined $u->{after};
+	$md .= "What it cost before vrange patch 20: `docs/design.md`, \"Figures before the fixes\".\n\n";
 	return $md;
 }
 
 # ---- churn ----
 
 sub churn_section {
-	my ($churn, $dir, $goals) = @_;
-	my $md = "### Allocator churn (ebizzy-like)\n\n";
-	$md .= "Threads copy a random chunk into a freshly allocated one, search it and free it; " .
-		"the free path is the design. Records/s, and the ratio to MADV_DONTNEED measured " .
-		"in the same boot and mode (`keep` gives nothing back: the upper bound; `vma_flag` is a control: " .
-		"MADV_DONTFORK on free and MADV_DOFORK on reuse, the VMA split and merge that marking a chunk " .
-		"with vrange() costs, without any design code; `vrange_own_vma` is vrange() with a guard page " .
-		"after each chunk, so each chunk is a VMA of its own and marking it splits nothing). " .
-		"Each design runs in a process of its own. The designs run " .
-		"interleaved in rounds, `keep` last in each; a ratio (and a share of `keep`) is the median " .
-		"over the rounds of each round's, with its range over the rounds in brackets.\n\n";
-	return $md . "_No churn figures in this run._\n\n" unless %$churn;
+	my ($m, $rows, $churn, $dir) = @_;
+	my $md = intro('churn', !!(@$rows));
+	return $md unless @$rows;
+	my @designs = VMAB::Report::Goals::bench_designs($m, 'churn', \@VMAB::Report::Goals::CHURN_DESIGNS);
+	my @shown = grep { $_ ne 'dontneed' } @designs;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
-		my (@rows, @plot);
-		for my $mode (ordered(\@MODE_ORDER, keys %{$churn->{$v}})) {
-			my %by;
-			$by{$_->{threads}}{$_->{design}} = $_ for @{$churn->{$v}{$mode}};
-			for my $th (sort { $a <=> $b } keys %by) {
-				my $b = $by{$th};
-				my $dn = $b->{dontneed}{records_per_s};
-				# The program's per-round medians where it gave them (each
-				# round's ratio to the run just before it), else the
-				# ratio of the medians.
-				my %r = map { $_ => ($b->{$_} // {})->{ratio_to_dontneed}
-					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } @CHURN_DESIGNS;
-				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
-					// ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
-				push @rows, "| $mode | $th | " . fmt_n($dn) . ' | ' .
-					join(' | ', map { fmt_x($r{$_}) . spread($b->{$_}) } grep { $_ ne 'dontneed' } @CHURN_DESIGNS) .
-					' | ' . fmt_x($vf) . " |\n";
-				push @plot, ["$mode/${th}t", map { $r{$_} } grep { $_ ne 'dontneed' } @CHURN_DESIGNS];
-				push @{$goals->{free}}, { variant => $v, mode => $mode, threads => $th,
-					ratio => $r{madv_free}, b => $b } if defined $r{madv_free};
-				push @{$goals->{vrange}}, { variant => $v, mode => $mode, threads => $th,
-					ratio => $vf, b => $b } if defined $vf;
-				my %k = map { $_->[0] => share_of_keep($b, $_->[0]) } @KEEP_DESIGNS;
-				push @{$goals->{keep}}, { variant => $v, mode => $mode, threads => $th, r => \%k,
-					control => share_of_keep($b, 'vma_flag') }
-					if grep { defined } values %k;
-			}
-		}
+		my @mine = grep { $_->{variant} eq $v } @$rows;
 		$md .= "#### $v\n\n| mode | threads | MADV_DONTNEED records/s | " .
-			join(' | ', map { "$_ / DONTNEED" } grep { $_ ne 'dontneed' } @CHURN_DESIGNS) .
-			" | vrange / MADV_FREE |\n" . '|---' x (3 + @CHURN_DESIGNS) . "|\n" . join('', @rows) . "\n";
+			join(' | ', map { "$_ / DONTNEED" } @shown) .
+			" | vrange / MADV_FREE |\n" . '|---' x (3 + @designs) . "|\n" . join('', map {
+				my $r = $_;
+				"| $r->{mode} | $r->{threads} | " . fmt_n(($r->{by}{dontneed} // {})->{records_per_s}) . ' | ' .
+				join(' | ', map { fmt_x($r->{ratio}{$_}) . spread($r->{by}{$_}) } @shown) .
+				' | ' . fmt_x($r->{vrange_vs_free}) . " |\n" } @mine) . "\n";
 		$md .= plot_ref(bars_svg($dir, "bench-churn-$v", { title => "churn, records/s relative to MADV_DONTNEED, $v",
-			ylabel => 'ratio to MADV_DONTNEED', hline => $FREE_GOAL },
-			[grep { $_ ne 'dontneed' } @CHURN_DESIGNS], \@plot), "churn ratios, $v");
-		$md .= where_time_goes($churn->{$v});
+			ylabel => 'ratio to MADV_DONTNEED', hline => $THRESHOLD{free} },
+			[@shown], [map { my $r = $_; ["$r->{mode}/$r->{threads}t", map { $r->{ratio}{$_} } @shown] } @mine]),
+			"churn ratios, $v");
+		$md .= where_time_goes($churn->{$v}, @designs);
 	}
 	return $md;
 }
 
-# share_of_keep($by_design, $design) -> the design's records/s as a share of
-# keep's: the program's median of each round's share where it gave one
-# (keep runs in the same round), else the ratio of the medians; undef
-# without figures.
-sub share_of_keep {
-	my ($by, $design) = @_;
-	my $x = $by->{$design} // {};
-	return $x->{ratio_to_keep} // ratio($x->{records_per_s}, ($by->{keep} // {})->{records_per_s});
-}
-
 # Time per iteration split by phase, and the counters, at 1 thread in the first mode.
 sub where_time_goes {
-	my ($modes) = @_;
+	my ($modes, @designs) = @_;
 	my $mode = (ordered(\@MODE_ORDER, keys %$modes))[0];
 	my @d = grep { ($_->{threads} // 0) == 1 } @{$modes->{$mode}};
 	return '' unless @d;
@@ -353,10 +266,10 @@ sub where_time_goes {
 	my $md = "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
 		"| design | records/s vs keep | alloc | copy (with its faults) | search | free | page faults | pglazyfree | pgvrange_purged | purged reuses |\n" .
 		"|---|---|---|---|---|---|---|---|---|---|\n";
-	for my $dn (grep { $by{$_} } @CHURN_DESIGNS) {
+	for my $dn (grep { $by{$_} } @designs) {
 		my $x = $by{$dn};
 		my $it = $x->{iterations} || 1;
-		my $rk = share_of_keep(\%by, $dn);
+		my $rk = VMAB::Report::Goals::share_of_keep(\%by, $dn);
 		$md .= "| $dn | " . join(' | ', defined $rk ? sprintf('%.0f%%', 100 * $rk) : '-',
 			(map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
 			sprintf('%.1f', $x->{faults_per_iter} // 0),
@@ -383,14 +296,9 @@ sub swap_out {
 }
 
 sub pressure_section {
-	my ($press, $dir) = @_;
-	my $md = "### Under memory pressure\n\n";
-	$md .= "Churn and an object cache in one memory cgroup whose `memory.max` is below " .
-		"their combined footprint; per design, in each run-time mode (with and without swap). " .
-		"`pgvrange_purged` and `pswpout` exist only in /proc/vmstat, which counts events only with " .
-		"CONFIG_VM_EVENT_COUNTERS; where it does not, the cgroup's own `pgsteal` (pages reclaimed) " .
-		"and its swap peak stand in, and the cache's own count of pages it found discarded is exact.\n\n";
-	return $md . "_No pressure figures in this run._\n\n" unless %$press;
+	my ($press, $dir, @designs) = @_;
+	my $md = intro('pressure', !!(%$press));
+	return $md unless %$press;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
 		my (@cplot, @rplot);
 		$md .= "#### $v\n\n| mode | design | churn records/s | vs DONTNEED | cache accesses/s | vs DONTNEED | " .
@@ -398,7 +306,7 @@ sub pressure_section {
 			"lazyfreed (MADV_FREE) | swap out | major faults | OOM kills |\n" . '|---' x 15 . "|\n";
 		for my $mode (ordered(\@MODE_ORDER, keys %{$press->{$v}})) {
 			my %by = map { $_->{design} => $_ } @{$press->{$v}{$mode}};
-			for my $dn (grep { $by{$_} } @PRESSURE_DESIGNS) {
+			for my $dn (grep { $by{$_} } @designs) {
 				my $x = $by{$dn};
 				$md .= "| $mode | $dn | " . join(' | ', fmt_n($x->{churn_records_per_s}),
 					fmt_x($x->{churn_ratio_to_dontneed}), fmt_n($x->{cache_ops_per_s}),
@@ -409,64 +317,38 @@ sub pressure_section {
 					$x->{memcg_pgmajfault} // '-',
 					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
 			}
-			push @cplot, [$mode, map { $by{$_} ? $by{$_}{cache_ops_per_s} : undef } @PRESSURE_DESIGNS];
-			push @rplot, [$mode, map { $by{$_} ? $by{$_}{churn_records_per_s} : undef } @PRESSURE_DESIGNS];
+			push @cplot, [$mode, map { $by{$_} ? $by{$_}{cache_ops_per_s} : undef } @designs];
+			push @rplot, [$mode, map { $by{$_} ? $by{$_}{churn_records_per_s} : undef } @designs];
 		}
 		$md .= "\n(An OOM-killed run shows what it did until the kill.)\n\n";
 		$md .= plot_ref(bars_svg($dir, "bench-pressure-cache-$v", { title => "cache accesses/s under pressure, $v",
-			ylabel => 'cache accesses/s' }, [@PRESSURE_DESIGNS], \@cplot), "pressure: cache, $v");
+			ylabel => 'cache accesses/s' }, [@designs], \@cplot), "pressure: cache, $v");
 		$md .= plot_ref(bars_svg($dir, "bench-pressure-churn-$v", { title => "churn records/s under pressure, $v",
-			ylabel => 'churn records/s' }, [@PRESSURE_DESIGNS], \@rplot), "pressure: churn, $v");
+			ylabel => 'churn records/s' }, [@designs], \@rplot), "pressure: churn, $v");
 	}
 	return $md;
 }
 
 # ---- an OOM elsewhere ----
 
-# What bench_oom measured before vrange patches 16 to 18 (the `both`
-# kernel with the three reverted, one boot): written once, so that a
-# reader sees what changed.
-our $OOM_BEFORE = 'Before vrange patches 16 to 18, every reclaim pass walked the volatile memory of ' .
-	'every process, in any cgroup, and walked it again at each lower priority: on the `both` kernel with ' .
-	'the three reverted, this benchmark took 188 ms next to volatile memory against 9.4 ms with nothing ' .
-	'marked in swap-classic (20.19x), 190 ms against 8.6 ms in noswap-classic (22.56x); MADV_FREE 0.92x ' .
-	'and 1.02x in the same boot.';
-
 sub oom_section {
-	my ($oom, $goals) = @_;
-	my $md = "### An OOM next to marked memory
-
-" .
-		"A victim fills 8 MiB in a memory cgroup without swap (`memory.swap.max` 0); " .
-		"`memory.reclaim` of that size finds nothing to take and `memory.max` 1M brings the OOM killer: " .
-		"the time from `memory.reclaim` to the victim's death, while a holder process in another cgroup " .
-		"keeps memory marked in the design (`none`: plain memory, the control). The designs alternate " .
-		"within each round; the ratio is the median over the rounds of each round's ratio to `none`. " .
-		"`pgscan_anon` must not move (there is no swap to go to), and the holder must lose nothing and " .
-		"the victim die every round (the benchmark's own results). $OOM_BEFORE\n\n";
-	return $md . "_No OOM figures in this run._\n\n" unless %$oom;
+	my ($rows) = @_;
+	my $md = intro('oom', !!(@$rows));
+	return $md unless @$rows;
 	$md .= "| variant | mode | design | marked pages | median (min-max) | vs none | pgscan_anon | kills | " .
 		"pages lost | purged |\n" . '|---' x 10 . "|\n";
 	my $ms = sub { defined $_[0] ? sprintf('%.1f ms', $_[0] / 1e6) : '-' };
-	for my $v (ordered(\@VARIANT_ORDER, keys %$oom)) {
-		for my $mode (ordered(\@MODE_ORDER, keys %{$oom->{$v}})) {
-			my %by = map { $_->{design} => $_ } @{$oom->{$v}{$mode}};
-			for my $dn (grep { $by{$_} } @OOM_DESIGNS) {
-				my $x = $by{$dn};
-				my $purged = $x->{pgvrange_purged} // $x->{pglazyfreed};
-				$md .= "| $v | $mode | $dn | " . join(' | ', $dn eq 'none' ? '-' : $x->{pages_marked} // '-',
-					$ms->($x->{ns_median}) . ' (' . $ms->($x->{ns_min}) . '-' . $ms->($x->{ns_max}) . ')',
-					fmt_x($x->{ratio_to_control}),
-					($x->{pgscan_anon} // 0) ? "**$x->{pgscan_anon}**" : $x->{pgscan_anon} // '-',
-					($x->{oom_kill} // -1) == ($x->{rounds} // 0) ? "$x->{oom_kill}/$x->{rounds}"
-						: '**' . ($x->{oom_kill} // '?') . '/' . ($x->{rounds} // '?') . '**',
-					($x->{pages_discarded} // 0) ? "**$x->{pages_discarded}**" : $x->{pages_discarded} // '-',
-					$purged // '-') . " |\n";
-				push @{$goals->{oom}}, { variant => $v, mode => $mode, design => $dn,
-					ratio => $x->{ratio_to_control}, scan => $x->{pgscan_anon} }
-					if $dn ne 'none' && defined $x->{ratio_to_control};
-			}
-		}
+	for my $r (@$rows) {
+		my ($x, $dn) = @$r{qw(x design)};
+		my $purged = $x->{pgvrange_purged} // $x->{pglazyfreed};
+		$md .= "| $r->{variant} | $r->{mode} | $dn | " . join(' | ', $dn eq 'none' ? '-' : $x->{pages_marked} // '-',
+			$ms->($x->{ns_median}) . ' (' . $ms->($x->{ns_min}) . '-' . $ms->($x->{ns_max}) . ')',
+			fmt_x($r->{ratio}),
+			($x->{pgscan_anon} // 0) ? "**$x->{pgscan_anon}**" : $x->{pgscan_anon} // '-',
+			($x->{oom_kill} // -1) == ($x->{rounds} // 0) ? "$x->{oom_kill}/$x->{rounds}"
+				: '**' . ($x->{oom_kill} // '?') . '/' . ($x->{rounds} // '?') . '**',
+			($x->{pages_discarded} // 0) ? "**$x->{pages_discarded}**" : $x->{pages_discarded} // '-',
+			$purged // '-') . " |\n";
 	}
 	return "$md\n";
 }
@@ -479,13 +361,8 @@ our @JEMALLOC_PLACES = qw(none memcg);
 # (MADV_DONTNEED) purges, unconstrained and in a memory cgroup.
 sub jemalloc_section {
 	my ($jem) = @_;
-	my $md = "### A real client: jemalloc\n\n" .
-		"Debian's jemalloc 5.3 under the same malloc churn (2 threads, blocks of 16 KiB to 1 MiB, " .
-		"every block checked when freed) with `muzzy_decay_ms:-1` (lazy: purges with MADV_FREE where the " .
-		"kernel has it, falls back to MADV_DONTNEED where it has not) and `muzzy_decay_ms:0` (forced: " .
-		"MADV_DONTNEED), unconstrained and in a memory cgroup. `pglazyfree` is the /proc/vmstat delta " .
-		"over the run: which path ran; `pglazyfreed`: lazily freed pages that reclaim took.\n\n";
-	return $md . "_No jemalloc figures in this run._\n\n" unless %$jem;
+	my $md = intro('jemalloc', !!(%$jem));
+	return $md unless %$jem;
 	$md .= "| variant | mode | cgroup | lazy ops/s | forced ops/s | lazy / forced | pglazyfree lazy | " .
 		"pglazyfree forced | pglazyfreed lazy | corrupted |\n" . '|---' x 10 . "|\n";
 	for my $v (ordered(\@VARIANT_ORDER, keys %$jem)) {
@@ -511,30 +388,10 @@ sub jemalloc_section {
 
 our @STRESSORS = qw(madvise vm mmap mremap fork userfaultfd ksm);
 
-# suite/stressng.sh's "# @data" lines (kind "stressng"), once per variant:
-# { variant => { stressor => data } }.
-sub collect_stressng {
-	my ($m) = @_;
-	my %out;
-	for my $v (keys %{$m->{variants} // {}}) {
-		my $modes = $m->{variants}{$v}{modes} // {};
-		for my $mode (keys %$modes) {
-			$out{$v}{$_->{stressor}} = $_ for grep { ref $_ eq 'HASH' &&
-				($_->{kind} // '') eq 'stressng' && defined $_->{stressor} }
-				@{$modes->{$mode}{data} // []};
-		}
-	}
-	return \%out;
-}
-
 sub stressng_section {
 	my ($sng) = @_;
-	my $md = "### A second opinion: stress-ng\n\n" .
-		"Debian's stress-ng 0.15, each stressor with `--verify`, once per variant: bogo operations " .
-		"per second and stress-ng's exit status (0: no failure; its pass or failure is judged with the " .
-		"tests, and a stressor the kernel cannot run, ksm without CONFIG_KSM, skips and has no figure). " .
-		"Bogo operations compare variants under the same accelerator only.\n\n";
-	return $md . "_No stress-ng figures in this run._\n\n" unless %$sng;
+	my $md = intro('stressng', !!(%$sng));
+	return $md unless %$sng;
 	my @v = ordered(\@VARIANT_ORDER, keys %$sng);
 	my @s = ordered(\@STRESSORS, map { keys %{$sng->{$_}} } @v);
 	my %seen;
@@ -551,51 +408,46 @@ sub stressng_section {
 
 # ---- the goals ----
 
+sub threads { my ($x) = @_; return sprintf('%s %s %d thread%s', @$x{qw(variant mode threads)}, $x->{threads} == 1 ? '' : 's') }
+
+# The goals, one line per judged cell, in the order of the goals paragraph.
 sub goals_summary {
-	my ($g) = @_;
+	my ($churn, $sweeps, $oom) = @_;
+	my ($free, $keep, $flat, $ot) = @THRESHOLD{qw(free keep flat oom)};
 	my @l;
-	for my $x (@{$g->{free} // []}) {
-		my $b = $x->{b};
-		my $why = '';
-		unless ($x->{ratio} >= $FREE_GOAL) {
-			my ($dn, $mf) = ($b->{dontneed}, $b->{madv_free});
-			$why = sprintf(' Why: per iteration MADV_DONTNEED takes %.1f page faults and %s in the copy; ' .
+	for my $x (grep { defined $_->{free} } @$churn) {
+		my ($dn, $mf) = @{$x->{by}}{qw(dontneed madv_free)};
+		push @l, sprintf('- MADV_FREE vs MADV_DONTNEED churn, %s: %s (goal %dx: %s).%s', threads($x),
+			fmt_x($x->{free}), $free, $x->{free} >= $free ? 'met' : '**missed**', $x->{free} >= $free ? ''
+			: sprintf(' Why: per iteration MADV_DONTNEED takes %.1f page faults and %s in the copy; ' .
 				'MADV_FREE %.1f faults, %s in the copy and %s in madvise itself (the pte walk), so ' .
 				'the saved faults are only part of an iteration (search and copy remain).',
 				$dn->{faults_per_iter} // 0, t_ns($dn->{ns_copy_per_iter}),
-				$mf->{faults_per_iter} // 0, t_ns($mf->{ns_copy_per_iter}), t_ns($mf->{ns_free_per_iter}));
-		}
-		push @l, sprintf('- MADV_FREE vs MADV_DONTNEED churn, %s %s %d thread%s: %s (goal %dx: %s).%s',
-			$x->{variant}, $x->{mode}, $x->{threads}, $x->{threads} == 1 ? '' : 's',
-			fmt_x($x->{ratio}), $FREE_GOAL, $x->{ratio} >= $FREE_GOAL ? 'met' : '**missed**', $why);
+				$mf->{faults_per_iter} // 0, t_ns($mf->{ns_copy_per_iter}), t_ns($mf->{ns_free_per_iter})));
 	}
-	for my $x (@{$g->{vrange} // []}) {
-		my $b = $x->{b};
-		my $why = '';
-		unless ($x->{ratio} >= 1) {
-			my ($vr, $mf) = ($b->{vrange}, $b->{madv_free});
-			$why = sprintf(' Why: vrange spends %s a chunk in VOLATILE and %s in NONVOLATILE on reuse ' .
+	my $vf = $THRESHOLD{vrange_vs_free};
+	for my $x (grep { defined $_->{vrange_vs_free} } @$churn) {
+		my ($vr, $mf) = @{$x->{by}}{qw(vrange madv_free)};
+		push @l, sprintf('- vrange vs MADV_FREE churn, %s: %s (goal >= %dx: %s).%s', threads($x),
+			fmt_x($x->{vrange_vs_free}), $vf, $x->{vrange_vs_free} >= $vf ? 'met' : '**missed**',
+			$x->{vrange_vs_free} >= $vf ? ''
+			: sprintf(' Why: vrange spends %s a chunk in VOLATILE and %s in NONVOLATILE on reuse ' .
 				'(two system calls, each splitting or merging the VMA under the mmap lock for writing), ' .
 				'against %s in MADV_FREE; faults per iteration %.1f vs %.1f.',
 				t_ns($vr->{ns_free_per_iter}), t_ns($vr->{ns_alloc_per_iter}), t_ns($mf->{ns_free_per_iter}),
-				$vr->{faults_per_iter} // 0, $mf->{faults_per_iter} // 0);
-		}
-		push @l, sprintf('- vrange vs MADV_FREE churn, %s %s %d thread%s: %s (goal >= 1x: %s).%s',
-			$x->{variant}, $x->{mode}, $x->{threads}, $x->{threads} == 1 ? '' : 's',
-			fmt_x($x->{ratio}), $x->{ratio} >= 1 ? 'met' : '**missed**', $why);
+				$vr->{faults_per_iter} // 0, $mf->{faults_per_iter} // 0));
 	}
-	for my $x (@{$g->{keep} // []}) {
-		my @have = grep { defined $x->{r}{$_->[0]} } @KEEP_DESIGNS;
-		my $met = grep { $x->{r}{$_->[0]} >= $KEEP_GOAL } @have;
-		push @l, sprintf('- Churn against keep (never giving memory back), %s %s %d thread%s: %s ' .
-			'(goal at least %.0f%% for one design: %s).%s',
-			$x->{variant}, $x->{mode}, $x->{threads}, $x->{threads} == 1 ? '' : 's',
-			join(', ', map { sprintf('%s %.0f%%', $_->[1], 100 * $x->{r}{$_->[0]}) } @have),
-			100 * $KEEP_GOAL, $met ? 'met' : '**missed**',
+	for my $x (@$churn) {
+		my @have = grep { defined $x->{keep}{$_->[0]} } @KEEP_DESIGNS or next;
+		my $met = grep { $x->{keep}{$_->[0]} >= $keep } @have;
+		push @l, sprintf('- Churn against keep (never giving memory back), %s: %s ' .
+			'(goal at least %.0f%% for one design: %s).%s', threads($x),
+			join(', ', map { sprintf('%s %.0f%%', $_->[1], 100 * $x->{keep}{$_->[0]}) } @have),
+			100 * $keep, $met ? 'met' : '**missed**',
 			defined $x->{control} ? sprintf(' The VMA split and merge alone (the vma_flag control) reach %.0f%%.',
 				100 * $x->{control}) : '');
 	}
-	for my $x (@{$g->{unmark} // []}) {
+	for my $x (grep { defined } map { $_->{unmark} } @$sweeps) {
 		push @l, sprintf('- vrange(NONVOLATILE) with nothing purged, %s %s: %s at %s vs %s%s%s ' .
 			'(goal within %dx as a ratio to the null call: %s).',
 			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
@@ -603,20 +455,19 @@ sub goals_summary {
 			defined $x->{after} ? sprintf('; after a purge of the range, %s at %s vs %s%s', fmt_x($x->{after}),
 				size_name($x->{after_hi}), size_name($x->{after_lo}), defined $x->{after_adjusted}
 				? sprintf(', %s divided by the control', fmt_x($x->{after_adjusted})) : '') : '',
-			$FLAT, $x->{met} ? 'met' : '**missed**');
+			$flat, $x->{met} ? 'met' : '**missed**');
 	}
-	for my $x (@{$g->{oom} // []}) {
-		my $met = $x->{ratio} <= $OOM_GOAL && !($x->{scan} // 0);
+	for my $x (grep { $_->{design} ne 'none' && defined $_->{ratio} } @$oom) {
 		push @l, sprintf('- An OOM without swap next to %s memory, %s %s: %s the time with nothing marked, ' .
 			'pgscan_anon %s (goal within %.2fx, no anon scan: %s).',
-			$x->{design} eq 'vrange' ? 'volatile' : 'lazily freed', $x->{variant}, $x->{mode},
-			fmt_x($x->{ratio}), $x->{scan} // '-', $OOM_GOAL, $met ? 'met' : '**missed**');
+			VMAB::Designs::design($x->{design})->{marked_as}, $x->{variant}, $x->{mode},
+			fmt_x($x->{ratio}), $x->{scan} // '-', $ot, $x->{met} ? 'met' : '**missed**');
 	}
-	for my $x (@{$g->{mark} // []}) {
+	for my $x (grep { defined } map { $_->{mark} } @$sweeps) {
 		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s at %s vs %s (goal flat, within %dx ' .
 			'as a ratio to the null call: %s).',
 			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
-			$FLAT, $x->{met} ? 'met' : '**missed**');
+			$flat, $x->{met} ? 'met' : '**missed**');
 		$l[-1] .= sprintf(' A getppid() timed at the same point grows %s over the same sizes%s.',
 			fmt_x($x->{control}), $x->{control} >= $x->{ratio}
 				? ': the growth is the emulated system call, not marking (see the mark section)' : '')
@@ -625,14 +476,19 @@ sub goals_summary {
 	return @l ? join("\n", @l) . "\n\n" : "No figure in this run bears on the goals (no design ran).\n\n";
 }
 
+# section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)])
 sub section {
-	my ($m, $dir) = @_;
+	my ($m, $dir, $an) = @_;
+	$an //= VMAB::Report::Goals::analyse($m);
 	my $accel = uc($m->{accelerator} // 'unknown');
-	my %goals;
-	my $body = mark_section(collect($m, 'mark'), $dir, \%goals) .
-		churn_section(collect($m, 'churn'), $dir, \%goals) .
-		pressure_section(collect($m, 'pressure'), $dir) .
-		oom_section(collect($m, 'oom'), \%goals) .
+	my @churn = @{$an->{churn}};
+	my @sweeps = @{$an->{sweeps}};
+	my @oom = @{$an->{oom}};
+	my $body = mark_section(\@sweeps, $dir) .
+		churn_section($m, \@churn, collect($m, 'churn'), $dir) .
+		pressure_section(collect($m, 'pressure'), $dir,
+			VMAB::Report::Goals::bench_designs($m, 'pressure', \@VMAB::Report::Goals::PRESSURE_DESIGNS)) .
+		oom_section(\@oom) .
 		jemalloc_section(collect($m, 'jemalloc')) .
 		stressng_section(collect_stressng($m));
 	my $md = "Accelerator: **$accel**. " . ($accel eq 'TCG'
@@ -640,11 +496,11 @@ sub section {
 		: 'As ever, ') .
 		"every ratio below compares figures measured in the same boot and run-time mode; " .
 		"absolute numbers are only comparable within one table.\n\n";
-	$md .= "### The goals\n\nMADV_FREE >= ${FREE_GOAL}x MADV_DONTNEED on churn, vrange >= MADV_FREE " .
-		"on churn, at least " . sprintf('%.0f%%', 100 * $KEEP_GOAL) . " of keep's churn for one design, " .
+	$md .= "### The goals\n\nMADV_FREE >= $THRESHOLD{free}x MADV_DONTNEED on churn, vrange >= MADV_FREE " .
+		"on churn, at least " . sprintf('%.0f%%', 100 * $THRESHOLD{keep}) . " of keep's churn for one design, " .
 		"vrange's mark and unmark (nothing purged) cost flat in range size as a ratio to a null " .
-		"system call at the same point, an OOM without swap within " . sprintf('%.2fx', $OOM_GOAL) .
-		" of its time with nothing marked elsewhere.\n\n" . goals_summary(\%goals);
+		"system call at the same point, an OOM without swap within " . sprintf('%.2fx', $THRESHOLD{oom}) .
+		" of its time with nothing marked elsewhere.\n\n" . goals_summary(\@churn, \@sweeps, \@oom);
 	return $md . $body;
 }
 

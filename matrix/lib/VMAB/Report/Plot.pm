@@ -6,7 +6,8 @@ package VMAB::Report::Plot;
 #   bars_svg($dir, $name, {title, ylabel, hline, size}, \@series_titles, \@rows)
 #                                                rows: [label, y1, y2, ...]
 # A missing value is undef (written as '?').  Each returns the SVG's file
-# name (relative to $dir), or undef with the reason in $VMAB::Report::Plot::why.
+# name (relative to $dir), and dies when gnuplot is missing or fails: every
+# plot of the report fails the same way, and the report with it.
 use strict;
 use warnings;
 use Exporter 'import';
@@ -14,7 +15,6 @@ use VMAB::File qw(spew);
 
 our @EXPORT_OK = qw(lines_svg bars_svg);
 our $GNUPLOT = 'gnuplot';
-our $why = '';
 
 # A gnuplot string literal.
 sub gq { my ($s) = @_; $s =~ s/'/''/g; return "'$s'" }
@@ -40,11 +40,9 @@ sub run {
 	open(STDOUT, '>&', $save_out) or die "restore STDOUT: $!\n";
 	open(STDERR, '>&', $save_err) or die "restore STDERR: $!\n";
 	unlink "$dir/$name.gnuplot.log" if -z "$dir/$name.gnuplot.log";
-	if ($rc != 0 || !-s "$dir/$name.svg") {
-		$why = $rc == -1 || ($rc >> 8) == 127 ? "$GNUPLOT not found"
-			: "$GNUPLOT failed, see $name.gnuplot.log";
-		return undef;
-	}
+	die "plot $name: " . ($rc == -1 || ($rc >> 8) == 127 ? "$GNUPLOT not found"
+		: "$GNUPLOT failed, see $dir/$name.gnuplot.log") . "\n"
+		if $rc != 0 || !-s "$dir/$name.svg";
 	return "$name.svg";
 }
 

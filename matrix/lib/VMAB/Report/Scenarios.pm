@@ -9,17 +9,19 @@ package VMAB::Report::Scenarios;
 # The figures come from suite/scenario_test.c's "# @data" lines (kind
 # "scenario"), stored at variants.V.modes.MODE.data[]; the pass/skip/fail
 # of the same tests from variants.V.modes.MODE.tests.  all_data($matrix)
-# lists them for other sections.  Headings are from level 3 down.
+# lists them for other sections (VMAB::Report::Data).  One column a design
+# (VMAB::Designs).  Headings are from level 3 down.
 use strict;
 use warnings;
-use List::Util qw(sum max min);
-use VMAB::Variants qw(report_order mode_order mode_traits);
+use List::Util qw(sum);
+use VMAB::Designs qw(design title);
+use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
+use VMAB::Report::Goals qw(%THRESHOLD);
+use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data of where range_str tally median columns
+	$NOT_MEASURED @MODE_ORDER);
 
 our $PROG = 'scenario_test';
-our @VARIANT_ORDER = report_order();	# matrix/variants.conf
-our @MODE_ORDER = mode_order();
-our %DESIGN_TITLE = (vrange => 'A: vrange', madv_free => 'B: MADV_FREE');
 
 # Scenario, what it does, and the figures its cells show after the common
 # ones (discarded pages, detection, what a read returned).
@@ -70,34 +72,6 @@ our %LABEL = (
 	objects_paged_out => 'paged out', discarded_after_unmark => 'lost after unmark',
 	ns_mark_per_mib => 'mark', ns_read_per_mib => 'read', ns_take_back_per_mib => 'take back',
 );
-
-sub by_order {
-	my ($order, @names) = @_;
-	my %rank;
-	@rank{@$order} = (0 .. $#$order);
-	return sort { ($rank{$a} // 1e9) <=> ($rank{$b} // 1e9) || $a cmp $b } @names;
-}
-
-# data_of_kind($matrix, $kind[, $keep]) -> the "# @data" records of that
-# kind (and that $keep->($datum) accepts), in report order: list of
-# { variant, mode, d => datum }.
-sub data_of_kind {
-	my ($m, $kind, $keep) = @_;
-	my @out;
-	my $vs = $m->{variants} // {};
-	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
-		my $modes = $vs->{$v}{modes} // {};
-		for my $mode (by_order(\@MODE_ORDER, keys %$modes)) {
-			push @out, map { { variant => $v, mode => $mode, d => $_ } }
-				grep { ref $_ eq 'HASH' && ($_->{kind} // '') eq $kind && (!$keep || $keep->($_)) }
-				@{$modes->{$mode}{data} // []};
-		}
-	}
-	return @out;
-}
-
-# All scenario figures.
-sub all_data { return data_of_kind($_[0], 'scenario') }
 
 sub us {
 	my ($ns) = @_;
@@ -173,32 +147,23 @@ sub scenario_tables {
 	my ($m, $data) = @_;
 	my $md = '';
 	my %by;	# scenario -> "variant\0mode" -> design -> datum
-	my %rows;	# "variant\0mode" -> 1, in first-seen (ordered) position
-	my @row_order;
+	my %rows;	# "variant\0mode" -> 1: it has figures
 	for my $x (@$data) {
 		my $key = "$x->{variant}\0$x->{mode}";
-		push @row_order, $key unless $rows{$key}++;
+		$rows{$key} = 1;
 		$by{$x->{d}{scenario} // '?'}{$key}{$x->{d}{design} // '?'} = $x->{d};
 	}
-	# Rows with results but no figures at all (both designs skipped).
+	# Rows with figures, and those with results but none (every design skipped).
 	my $vs = $m->{variants} // {};
-	for my $v (by_order(\@VARIANT_ORDER, keys %$vs)) {
-		for my $mode (by_order(\@MODE_ORDER, mode_names($vs->{$v}))) {
+	my @row_order;
+	for my $v (variant_names($m)) {
+		for my $mode (ordered(\@MODE_ORDER, mode_names($vs->{$v}))) {
 			my $key = "$v\0$mode";
-			next if $rows{$key};
-			my $t = mode_tests($vs->{$v}, $mode);
-			next unless grep { /^\Q$PROG\E\// } keys %$t;
-			push @row_order, $key;
-			$rows{$key} = 1;
+			push @row_order, $key if $rows{$key} || grep { /^\Q$PROG\E\// } keys %{mode_tests($vs->{$v}, $mode)};
 		}
 	}
-	@row_order = sort {
-		my ($va, $ma) = split /\0/, $a;
-		my ($vb, $mb) = split /\0/, $b;
-		(by_rank(\@VARIANT_ORDER, $va) <=> by_rank(\@VARIANT_ORDER, $vb)) ||
-		(by_rank(\@MODE_ORDER, $ma) <=> by_rank(\@MODE_ORDER, $mb));
-	} @row_order;
 
+	my @cols = columns($data);
 	my %known = map { $_->[0] => 1 } @SCENARIOS;
 	my @extra_sc = map { [$_, 'A scenario this report has no description of.', [], ''] }
 		sort grep { !$known{$_} } keys %by;
@@ -207,39 +172,30 @@ sub scenario_tables {
 		my (@lines, @none);
 		for my $key (@row_order) {
 			my ($v, $mode) = split /\0/, $key;
-			my $A = $by{$name}{$key}{vrange};
-			my $B = $by{$name}{$key}{madv_free};
-			my $a = design_cell($m, $v, $mode, 'vrange', $sc, $A);
-			my $b = design_cell($m, $v, $mode, 'madv_free', $sc, $B);
-			if (!$A && !$B && $a !~ /FAIL/ && $b !~ /FAIL/) {
+			my @d = map { $by{$name}{$key}{$_} } @cols;
+			my @c = map { design_cell($m, $v, $mode, $cols[$_], $sc, $d[$_]) } 0 .. $#cols;
+			if (!grep({ $_ } @d) && !grep({ /FAIL/ } @c)) {
 				push @none, "$v/$mode";
 				next;
 			}
 			# Modes of one variant that saw the same thing share a row.
-			if (@lines && $lines[-1][0] eq $v && $lines[-1][2] eq $a && $lines[-1][3] eq $b) {
+			my $cells = join(' | ', @c);
+			if (@lines && $lines[-1][0] eq $v && $lines[-1][2] eq $cells) {
 				push @{$lines[-1][1]}, $mode;
 			} else {
-				push @lines, [$v, [$mode], $a, $b];
+				push @lines, [$v, [$mode], $cells];
 			}
 		}
-		@lines = map { "| $_->[0] / " . join(', ', @{$_->[1]}) . " | $_->[2] | $_->[3] |" } @lines;
+		@lines = map { "| $_->[0] / " . join(', ', @{$_->[1]}) . " | $_->[2] |" } @lines;
 		$md .= "#### `$name`\n\n$what\n\n";
 		if (@lines) {
-			$md .= "| variant / mode | $DESIGN_TITLE{vrange} | $DESIGN_TITLE{madv_free} |\n";
-			$md .= "|---|---|---|\n" . join("\n", @lines) . "\n\n";
+			$md .= "| variant / mode | " . join(' | ', map { title($_) } @cols) . " |\n";
+			$md .= '|---' x (1 + @cols) . "|\n" . join("\n", @lines) . "\n\n";
 		}
 		$md .= 'No figures from ' . compress_rows(@none) . " (the scenario was skipped or did not run there).\n\n"
 			if @none;
 	}
 	return $md;
-}
-
-sub by_rank {
-	my ($order, $x) = @_;
-	for my $i (0 .. $#$order) {
-		return $i if $order->[$i] eq $x;
-	}
-	return 1e9;
 }
 
 # "both/swap-classic, both/swap-mglru" -> "both (swap-classic, swap-mglru)"
@@ -256,52 +212,27 @@ sub compress_rows {
 
 # --- (b) the reviewers' questions --------------------------------------
 
-sub of {
-	my ($data, $design, @scn) = @_;
-	my %want = map { $_ => 1 } @scn;
-	return grep { ($_->{d}{design} // '') eq $design && $want{$_->{d}{scenario} // ''} } @$data;
-}
-
-sub where { my ($x) = @_; return "$x->{variant}/$x->{mode}" }
-
-sub range_str {
-	my ($fmt, @v) = @_;
-	@v = sort { $a <=> $b } grep { defined && /^-?[\d.]+$/ } @v;
-	return 'no figures' unless @v;
-	my $med = $v[int($#v / 2)];
-	return $fmt->($med) if $v[0] == $v[-1];
-	return sprintf('%s (median; %s to %s, %d runs)', $fmt->($med),
-		$fmt->($v[0]), $fmt->($v[-1]), scalar @v);
-}
-
-# Counts of the values a key took, "sigbus 12, zero 0".
-sub tally {
-	my ($key, @xs) = @_;
-	my %n;
-	$n{$_->{d}{$key} // 'null'}++ for @xs;
-	return join(', ', map { "$_ ×$n{$_}" } sort keys %n);
-}
+# The runs the accounting is read from, and a counter as the guest gave it
+# (-1: the kernel has no such counter).
+sub accounting_runs { my ($data) = @_; return map { of($data, $_, qw(memcg_reclaim madv_pageout)) } columns($data) }
+sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
 
 # The per-run accounting table (the appendix has it; the evidence sums it).
 sub accounting_table {
 	my ($data) = @_;
+	my @runs = accounting_runs($data) or return '';
 	my $md = "| variant / mode | design | scenario | pages found lost | vmstat counter | memcg counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
 	$md .= "|---|---|---|---|---|---|---|---|---|---|\n";
-	my $n = 0;
-	for my $design (qw(vrange madv_free)) {
-		for my $x (of($data, $design, qw(memcg_reclaim madv_pageout))) {
-			my $d = $x->{d};
-			my $drop = defined $d->{rss_kb_before} && defined $d->{rss_kb_after}
-				? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
-			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
-			$md .= "| " . where($x) . " | $design | $d->{scenario} | " . ($d->{pages_discarded} // '?') .
-				" | $ctr | " . (($d->{memcg_counter_discarded} // -1) < 0 ? 'absent' : $d->{memcg_counter_discarded}) .
-				' | ' . ($d->{nr_lazyfree_delta} // 'absent') . " | $drop | " . ($d->{memcg_anon_delta_kb} // '?') . ' | ' .
-				($d->{memcg_file_delta_kb} // '?') . " |\n";
-			$n++;
-		}
+	for my $x (@runs) {
+		my $d = $x->{d};
+		my $drop = defined $d->{rss_kb_before} && defined $d->{rss_kb_after}
+			? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
+		$md .= '| ' . join(' | ', where($x), $d->{design}, $d->{scenario}, $d->{pages_discarded} // '?',
+			counted($d->{counter_discarded}), counted($d->{memcg_counter_discarded}),
+			$d->{nr_lazyfree_delta} // 'absent', $drop, $d->{memcg_anon_delta_kb} // '?',
+			$d->{memcg_file_delta_kb} // '?') . " |\n";
 	}
-	return $n ? $md : '';
+	return $md;
 }
 
 # Whether each design's counters agreed with the pages found lost:
@@ -309,19 +240,22 @@ sub accounting_table {
 sub accounting_agreement {
 	my ($data) = @_;
 	my %agree;
-	for my $design (qw(vrange madv_free)) {
-		for my $x (of($data, $design, qw(memcg_reclaim madv_pageout))) {
-			my $d = $x->{d};
-			my $ctr = ($d->{counter_discarded} // -1) < 0 ? 'absent' : $d->{counter_discarded};
-			my $k = $ctr eq 'absent' ? 'absent'
-				: $ctr == ($d->{pages_discarded} // -1) ? 'equal' : 'differs';
-			$agree{$design}{$k}++;
-			my $cg = $d->{memcg_counter_discarded} // -1;
-			$agree{$design}{$cg < 0 ? 'cg_absent'
-				: $cg == ($d->{pages_discarded} // -1) ? 'cg_equal' : 'cg_differs'}++;
+	for my $d (map { $_->{d} } accounting_runs($data)) {
+		for my $c (['', 'counter_discarded'], ['cg_', 'memcg_counter_discarded']) {
+			my $n = counted($d->{$c->[1]});
+			$agree{$d->{design}}{$c->[0] . ($n eq 'absent' ? 'absent'
+				: $n == ($d->{pages_discarded} // -1) ? 'equal' : 'differs')}++;
 		}
 	}
 	return \%agree;
+}
+
+# The /proc/vmstat event that counts a design's lost pages (VMAB::Designs),
+# or undef: none does.
+sub counter_name {
+	my ($design) = @_;
+	my $c = design($design)->{counter_discarded};
+	return defined $c ? "`$c`" : undef;
 }
 
 # What the runs marked, from their own figures ("8192 kB"; 4 KiB pages).
@@ -337,17 +271,20 @@ sub q_accounting {
 	return '' unless %agree;
 	my $md = "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
 		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n";
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my $a = $agree{$design} or next;
-		my $ctr = $design eq 'vrange' ? '`pgvrange_purged`' : '`pglazyfreed`';
-		$md .= "- $DESIGN_TITLE{$design}: $ctr in /proc/vmstat equalled the pages found lost in " . ($a->{equal} // 0) .
+		my $ctr = counter_name($design) // do {
+			$md .= '- ' . title($design) . ": no /proc/vmstat event counts its lost pages.\n";
+			next;
+		};
+		$md .= "- " . title($design) . ": $ctr in /proc/vmstat equalled the pages found lost in " . ($a->{equal} // 0) .
 			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) .
 			'; in memory.stat it equalled them in ' . ($a->{cg_equal} // 0) . ', differed in ' .
 			($a->{cg_differs} // 0) . ', was absent in ' . ($a->{cg_absent} // 0) . ".\n";
 	}
 	my @np = of($data, 'madv_free', 'no_pressure');
 	if (@np) {
-		$md .= "- $DESIGN_TITLE{madv_free}: marking " . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
+		$md .= "- " . title('madv_free') . ": marking " . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
 			range_str(sub { "$_[0] kB" }, map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np) .
 			'; `pglazyfree` rose by ' .
 			range_str(sub { "$_[0] pages" }, map { ($_->{d}{counter_marked} // -1) < 0 ? () : $_->{d}{counter_marked} } @np) .
@@ -366,36 +303,24 @@ sub reclaim_order {
 # The OOM-without-swap figures of suite/reclaim_test.c.
 sub noswap_oom { return data_of_kind($_[0], 'noswap_oom') }
 
-# What the reclaim-order test saw before vrange patch 14 and madv-free
-# patch 5, on the both kernel in one boot: written once, so that a reader
-# sees what changed.
-my $RECLAIM_ORDER_BEFORE = 'Before vrange patch 14 and madv-free patch 5 (the `both` kernel, one boot): ' .
-	'design A took 2048 of 2048 and swapped out 3 under the classic LRU with swap, but under MGLRU took ' .
-	'195 and swapped out all 2048 pages in use; design B took 2048 and swapped out 0 in all four modes ' .
-	'(earlier measurements of the classic LRU had it swap out 45 to 1001). ' .
-	'Before vrange patch 15, one volatile VMA anywhere made reclaim without swap scan anon memory: ' .
-	'the OOM in a cgroup without swap scanned 52,488 anon pages under the classic LRU and 105,152 under MGLRU.';
 
 sub q_lru {
 	my ($data, $m) = @_;
 	my $md = '';
-	my $any = 0;
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my @ro = reclaim_order($m // {}, $design);
 		if (@ro) {
-			$any = 1;
-			$md .= "- $DESIGN_TITLE{$design}, " . ($ro[0]{d}{unmarked_pages} // '?') . ' pages in use and ' .
+			$md .= "- " . title($design) . ", " . ($ro[0]{d}{unmarked_pages} // '?') . ' pages in use and ' .
 				($ro[0]{d}{marked_pages} // '?') . ' marked pages written after them, `memory.reclaim` ' .
-				'of the marked size (`suite/reclaim_test.c`; goal: at least 95% of the marked pages taken, ' .
-				'at most 5% of the others swapped out): took ' .
+				sprintf('of the marked size (`suite/reclaim_test.c`; goal: at least %.0f%% of the marked pages taken, ' .
+					'at most %.0f%% of the others swapped out): took ', map { 100 * $_ } @THRESHOLD{qw(first_taken first_swapped)}) .
 				range_str(sub { "$_[0]" }, map { $_->{d}{marked_taken} } @ro) . ' marked pages, swapped out ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{unmarked_swapped} } @ro) . ' pages in use (' .
 				join(', ', map { where($_) } @ro) . ").\n";
 		}
 		my @oom = $design eq 'vrange' ? noswap_oom($m // {}) : ();
 		if (@oom) {
-			$any = 1;
-			$md .= "- $DESIGN_TITLE{$design}, an OOM in a cgroup without swap (`suite/reclaim_test.c`; goal: no anon " .
+			$md .= "- " . title($design) . ", an OOM in a cgroup without swap (`suite/reclaim_test.c`; goal: no anon " .
 				'scan because another process holds volatile memory): `pgscan_anon` moved by ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_without_volatile} } @oom) . ' without and ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_with_volatile} } @oom) . ' with volatile memory ' .
@@ -404,20 +329,18 @@ sub q_lru {
 		}
 		my @np = of($data, $design, 'no_pressure');
 		if (@np) {
-			$any = 1;
 			my @parts;
 			for my $lru (qw(inactive_anon active_anon inactive_file active_file)) {
 				my @v = map { $_->{d}{"mark_delta_kb_$lru"} } @np;
 				@v = grep { defined && $_ != -1 } @v;
 				push @parts, "$lru " . range_str(sub { sprintf('%+d kB', $_[0]) }, @v) if @v;
 			}
-			$md .= "- $DESIGN_TITLE{$design}, on marking " . marked_kb(@np) . " (memcg `memory.stat` change): " .
+			$md .= "- " . title($design) . ", on marking " . marked_kb(@np) . " (memcg `memory.stat` change): " .
 				(@parts ? join('; ', @parts) : 'no memcg figures') . ".\n";
 		}
 		my @fp = grep { mode_traits($_->{mode})->{swap} } of($data, $design, 'memcg_reclaim');
 		if (@fp) {
-			$any = 1;
-			$md .= "- $DESIGN_TITLE{$design}, swap on, `memory.reclaim` of exactly the marked size: took " .
+			$md .= "- " . title($design) . ", swap on, `memory.reclaim` of exactly the marked size: took " .
 				range_str(sub { "$_[0]" }, map { $_->{d}{first_pass_discarded} } @fp) .
 				' of ' . ($fp[0]{d}{pages_marked} // '?') . ' marked pages while swapping out ' .
 				range_str(sub { "$_[0] kB" }, map { $_->{d}{first_pass_keep_swapped_kb} } @fp) .
@@ -425,15 +348,15 @@ sub q_lru {
 		}
 		my @ra = of($data, $design, 'read_after_mark');
 		if (@ra) {
-			$any = 1;
-			$md .= "- $DESIGN_TITLE{$design}, pages read after marking, then reclaim: lost " .
+			$md .= "- " . title($design) . ", pages read after marking, then reclaim: lost " .
 				range_str(sub { "$_[0]" }, map { $_->{d}{pages_discarded} } @ra) .
 				' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
 				join(', ', sort keys %{{ map { ($_->{d}{pressure} // '?') => 1 } @ra }}) . ").\n";
 		}
 	}
-	$md .= "\n$RECLAIM_ORDER_BEFORE\n" if $md =~ /reclaim_test/;
-	return $any ? "$md\n" : '';
+	$md .= "\nWhat the reclaim-order test saw before vrange patches 14 and 15 and madv-free patch 5: " .
+		"`docs/design.md`, \"Figures before the fixes\".\n" if $md =~ /reclaim_test/;
+	return length $md ? "$md\n" : '';
 }
 
 sub q_sigbus {
@@ -441,12 +364,10 @@ sub q_sigbus {
 	my @scn = qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
 		read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
 	my $md = '';
-	my $any = 0;
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my @xs = of($data, $design, @scn) or next;
-		$any = 1;
 		my @lost = grep { ($_->{d}{pages_discarded} // 0) > 0 } @xs;
-		$md .= "- $DESIGN_TITLE{$design}: in " . scalar(@lost) . ' of ' . scalar(@xs) .
+		$md .= "- " . title($design) . ": in " . scalar(@lost) . ' of ' . scalar(@xs) .
 			' pressure runs pages were lost; a read while still marked returned ' .
 			(@lost ? tally('read_returns', @lost) : 'nothing to see') .
 			'; detected by ' . (@lost ? tally('detect', @lost) : '-');
@@ -456,85 +377,69 @@ sub q_sigbus {
 		my $g = sum(0, map { $_->{d}{pages_garbage} // 0 } @xs);
 		$md .= "; pages that were neither data nor zero: $g.\n";
 	}
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my @c = of($data, $design, 'image_cache') or next;
-		$any = 1;
-		$md .= "- $DESIGN_TITLE{$design}, image cache (" .
-			($design eq 'vrange' ? 'purged flag per object' : 'a per-page canary, since MADV_FREE tells nothing') .
+		$md .= "- " . title($design) . ", image cache (" .
+			design($design)->{detected_by} .
 			'): regenerated ' . range_str(sub { "$_[0]" }, map { $_->{d}{cache_regenerated} } @c) .
 			' of ' . ($c[0]{d}{cache_objects} // '?') . ' objects; objects that came back wrong: ' .
 			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . " runs.\n";
 	}
-	return $any ? "$md\n" : '';
+	return length $md ? "$md\n" : '';
 }
 
 sub q_kernel {
 	my ($data) = @_;
 	my $md = '';
-	my $any = 0;
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my @xs = grep { defined $_->{d}{kernel_read_into} } of($data, $design,
 			qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
 			   read_after_mark fork_cow thp mremap mprotect)) or next;
-		$any = 1;
-		$md .= "- $DESIGN_TITLE{$design}: read(2) into it: " . tally('kernel_read_into', @xs) .
+		$md .= "- " . title($design) . ": read(2) into it: " . tally('kernel_read_into', @xs) .
 			'; write(2) from it: ' . tally('kernel_write_from', @xs) . ' (' . scalar(@xs) . " runs).\n";
 	}
-	return $any ? "$md\n" : '';
+	return length $md ? "$md\n" : '';
 }
 
 our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
 
-# "variant/mode" -> design -> scenario -> datum, for the runs without swap.
+# ([variant/mode, { design => { scenario => datum } }], ...) for the runs
+# without swap, in report order.
 sub swapless_runs {
 	my ($data) = @_;
-	my %keys;
+	my (%keys, @order);
 	for my $x (@$data) {
-		next if mode_traits($x->{mode})->{swap};
 		my $d = $x->{d};
-		next unless grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
+		next if mode_traits($x->{mode})->{swap} || !grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
+		push @order, where($x) unless $keys{where($x)};
 		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
 	}
-	return \%keys;
+	return map { [$_, $keys{$_}] } @order;
 }
 
 # { design => { runs => N, purging => N } }: pressure runs without swap, and
 # those in which pages were discarded.
 sub swapless_totals {
 	my ($data) = @_;
-	my $keys = swapless_runs($data);
 	my %tot;
-	for my $w (keys %$keys) {
-		for my $design (qw(vrange madv_free)) {
-			for my $d (values %{$keys->{$w}{$design} // {}}) {
-				$tot{$design}{runs}++;
-				$tot{$design}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
-			}
-		}
+	for my $d (map { map { values %$_ } values %{$_->[1]} } swapless_runs($data)) {
+		$tot{$d->{design}}{runs}++;
+		$tot{$d->{design}}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
 	}
 	return \%tot;
 }
 
 sub swapless_table {
 	my ($data) = @_;
-	my $keys = swapless_runs($data);
-	return '' unless %$keys;
-	my @scn = @SWAPLESS_SCN;
-	my $md = "Pages lost / marked, no swap device active" . ' (the `swapless` variant has `CONFIG_SWAP=n`).' . "\n\n";
-	$md .= "| variant / mode | design | " . join(' | ', @scn) . " |\n|---|---|" . ('---|' x @scn) . "\n";
-	my @w = sort {
-		my ($va, $ma) = split m{/}, $a;
-		my ($vb, $mb) = split m{/}, $b;
-		by_rank(\@VARIANT_ORDER, $va) <=> by_rank(\@VARIANT_ORDER, $vb) ||
-		by_rank(\@MODE_ORDER, $ma) <=> by_rank(\@MODE_ORDER, $mb);
-	} keys %$keys;
-	for my $w (@w) {
-		for my $design (qw(vrange madv_free)) {
-			my $s = $keys->{$w}{$design} or next;
-			$md .= "| $w | $DESIGN_TITLE{$design} | " . join(' | ', map {
-				my $d = $s->{$_};
+	my @runs = swapless_runs($data) or return '';
+	my $md = "Pages lost / marked, no swap device active (the `swapless` variant has `CONFIG_SWAP=n`).\n\n" .
+		"| variant / mode | design | " . join(' | ', @SWAPLESS_SCN) . " |\n|---|---|" . ('---|' x @SWAPLESS_SCN) . "\n";
+	for my $r (@runs) {
+		for my $design (grep { $r->[1]{$_} } columns($data)) {
+			$md .= "| $r->[0] | " . title($design) . ' | ' . join(' | ', map {
+				my $d = $r->[1]{$design}{$_};
 				$d ? "$d->{pages_discarded}/$d->{pages_marked}" : '-';
-			} @scn) . " |\n";
+			} @SWAPLESS_SCN) . " |\n";
 		}
 	}
 	return "$md\n";
@@ -546,9 +451,9 @@ sub q_swapless {
 	return '' unless %$tot;
 	my $md = "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
 		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n";
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my $t = $tot->{$design} or next;
-		$md .= "- $DESIGN_TITLE{$design}: pages were discarded without swap in " . ($t->{purging} // 0) .
+		$md .= "- " . title($design) . ": pages were discarded without swap in " . ($t->{purging} // 0) .
 			" of $t->{runs} pressure runs.\n";
 	}
 	return "$md\n";
@@ -557,30 +462,27 @@ sub q_swapless {
 sub q_cost {
 	my ($data, $m) = @_;
 	my $md = '';
-	my $any = 0;
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my @np = of($data, $design, 'no_pressure') or next;
-		$any = 1;
 		my $chunk = $np[0]{d}{chunk_kb} // '?';
-		$md .= "- $DESIGN_TITLE{$design}, in calls of $chunk KiB: mark " .
+		$md .= "- " . title($design) . ", in calls of $chunk KiB: mark " .
 			range_str(\&us, map { $_->{d}{ns_mark_per_mib} } @np) . ' per MiB (' .
 			range_str(\&us, map { $_->{d}{ns_mark_per_call} } @np) . ' per call); read while marked ' .
 			range_str(\&us, map { $_->{d}{ns_read_per_mib} } @np) . ' per MiB; take back ' .
 			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' .
-			($design eq 'vrange' ? 'vrange(NONVOLATILE)' : 'a write to each page') . ").\n";
+			design($design)->{taken_back_by} . ").\n";
 	}
-	for my $design (qw(vrange madv_free)) {
+	for my $design (columns($data)) {
 		my @c = of($data, $design, 'image_cache') or next;
-		$any = 1;
 		# (Its one marking call is below the guest clock's tick: not shown.)
-		$md .= "- $DESIGN_TITLE{$design}, image cache of " . marked_kb(@c) . ": taking every object back, " .
+		$md .= "- " . title($design) . ", image cache of " . marked_kb(@c) . ": taking every object back, " .
 			'checking it and regenerating the lost ones ' .
 			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . ".\n";
 	}
 	$md .= "\n_Measured under " . uc($m->{accelerator} // '?') .
 		(($m->{accelerator} // '') eq 'tcg' ? ': absolute times are those of an emulator; compare the two designs within a row, not with real hardware' : '') .
-		"._\n" if $any;
-	return $any ? "$md\n" : '';
+		"._\n" if length $md;
+	return length $md ? "$md\n" : '';
 }
 
 # The whole run's safety figures: { runs, lost_nonvolatile_bytes,
@@ -610,13 +512,6 @@ sub headline {
 
 # ---- the questions of 2014: one line each for the summary -------------
 
-our $NOT_MEASURED = 'not measured in this run';
-
-sub median {
-	my @v = sort { $a <=> $b } grep { defined && /^-?[\d.]+$/ } @_;
-	return @v ? $v[int($#v / 2)] : undef;
-}
-
 # Runs in which a design alone lost pages (the combined and cache
 # scenarios judge loss in their own way).
 sub lost_alone {
@@ -629,7 +524,7 @@ sub a_accounting {
 	my ($data, $design) = @_;
 	my $a = accounting_agreement($data)->{$design} or return $NOT_MEASURED;
 	my $runs = sum(map { $a->{$_} // 0 } qw(equal differs absent));
-	my $ctr = $design eq 'vrange' ? '`pgvrange_purged`' : '`pglazyfreed`';
+	my $ctr = counter_name($design) // return 'no /proc/vmstat event counts its lost pages';
 	my $s = "$ctr = pages lost in " . ($a->{equal} // 0) . " of $runs runs; memory.stat " .
 		(($a->{cg_absent} // 0) == $runs ? 'has no counter' : 'equal in ' . ($a->{cg_equal} // 0) . " of $runs");
 	if ($design eq 'madv_free') {
@@ -643,12 +538,9 @@ sub a_accounting {
 
 sub a_lru {
 	my ($data, $design) = @_;
-	my @fp = grep { $_->{mode} =~ /^swap-/ } of($data, $design, 'memcg_reclaim');
-	return $NOT_MEASURED unless @fp;
-	my $took = median(map { $_->{d}{first_pass_discarded} } @fp);
-	my $sw = median(map { $_->{d}{first_pass_keep_swapped_kb} } @fp);
+	my $g = VMAB::Report::Goals::first_pass($data, $design) or return $NOT_MEASURED;
 	return sprintf('reclaim of the marked size took %s of %s marked pages, swapped %s kB unmarked (median, %d runs)',
-		$took // '?', $fp[0]{d}{pages_marked} // '?', $sw // '?', scalar @fp);
+		$g->{taken} // '?', $g->{marked} // '?', $g->{swapped_kb} // '?', $g->{n});
 }
 
 sub a_sigbus {
@@ -677,20 +569,15 @@ sub a_cost {
 		us(median(map { $_->{d}{ns_take_back_per_mib} } @np)) . '/MiB (median, ' . scalar(@np) . ' runs)';
 }
 
-# [key, title, question, details (markdown), one-line answer per design]
+# [key, title, question]: q_KEY($data, $matrix) gives its evidence
+# (markdown), a_KEY($data, $design) its one-line answer per design.
 our @QUESTIONS = (
-	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?',
-	 \&q_accounting, \&a_accounting],
-	[lru => 'LRU placement and aging', 'Where do marked pages sit, and does reclaim take them before other memory?',
-	 \&q_lru, \&a_lru],
-	[sigbus => 'SIGBUS or zero-fill', 'What does user space see when it touches a discarded page, and can it tell?',
-	 \&q_sigbus, \&a_sigbus],
-	[kernel => 'Kernel access to purged memory', 'What do read(2) into and write(2) from a discarded, still-marked page do?',
-	 \&q_kernel, \&a_kernel],
-	[swapless => 'Purging without swap', 'v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?',
-	 \&q_swapless, \&a_swapless],
-	[cost => 'Cost of marking', 'What does it cost to mark memory, to use it while marked and to take it back?',
-	 \&q_cost, \&a_cost],
+	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?'],
+	[lru => 'LRU placement and aging', 'Where do marked pages sit, and does reclaim take them before other memory?'],
+	[sigbus => 'SIGBUS or zero-fill', 'What does user space see when it touches a discarded page, and can it tell?'],
+	[kernel => 'Kernel access to purged memory', 'What do read(2) into and write(2) from a discarded, still-marked page do?'],
+	[swapless => 'Purging without swap', 'v11 purged only with swap; does it work with no swap device and with `CONFIG_SWAP=n`?'],
+	[cost => 'Cost of marking', 'What does it cost to mark memory, to use it while marked and to take it back?'],
 );
 
 # The heading each question's evidence has (the summary links to it).
@@ -704,9 +591,10 @@ sub answers {
 	my @out;
 	my $n = 0;
 	for my $q (@QUESTIONS) {
-		my ($key, $title, $question, undef, $answer) = @$q;
+		my ($key, $title, $question) = @$q;
+		my $answer = __PACKAGE__->can("a_$key");
 		push @out, { n => ++$n, key => $key, title => $title, question => $question,
-			     map { $_ => $answer->(\@data, $_) } qw(vrange madv_free) };
+			     map { $_ => $answer->(\@data, $_) } columns($m) };
 	}
 	return @out;
 }
@@ -726,7 +614,8 @@ sub section {
 	# Every question has its heading, figures or not: the summary links to it.
 	my $n = 0;
 	for my $q (@QUESTIONS) {
-		my ($key, $title, $question, $details) = @$q;
+		my ($key, $title, $question) = @$q;
+		my $details = __PACKAGE__->can("q_$key");
 		$md .= '### ' . question_heading(++$n, $title) . "\n\n$question\n\n";
 		my $body = $details->(\@data, $matrix);
 		$md .= length $body ? $body : "_${NOT_MEASURED}._\n\n";

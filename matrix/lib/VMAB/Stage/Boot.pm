@@ -13,6 +13,7 @@ use VMAB::File qw(slurp spew);
 use VMAB::Guest qw(build_initramfs);
 use VMAB::Log qw(info phase);
 use VMAB::Pool qw(run_pool);
+use VMAB::Provenance qw(run_provenance variant_provenance $SCHEMA_VERSION);
 use VMAB::Qemu qw(boot probe_accel qemu_version $GUEST_CPUS);
 use VMAB::Record qw(variant_record counts);
 use VMAB::Results qw(load_matrix save_matrix);
@@ -61,6 +62,17 @@ sub boot_stage {
 	$m->{host_kernel} = (POSIX::uname())[2];
 	$m->{source_version} = source_version($tree);
 	$m->{run_list} = $ctx->{opt}{list};
+	# Each variant this run records carries the run's provenance; those of
+	# earlier runs keep theirs (VMAB::Provenance).
+	$m->{schema_version} = $SCHEMA_VERSION;
+	$m->{run_id} = $m->{generated};
+	my $run = run_provenance(run_id => $m->{run_id}, top => $ctx->{top}, tree => $tree,
+		tarball => $ctx->{opt}{tarball}, patchdir => "$ctx->{top}/patches", qemu => $m->{qemu_version});
+	my $prov = sub { variant_provenance($run, build => "$ctx->{out}/build/$_[0]") };
+	my %now = map { $_->{name} => 1 } @$variants;
+	my @earlier = sort grep { !$now{$_} } keys %{$m->{variants}};
+	info('matrix.json keeps ' . scalar(@earlier) . ' variant(s) from earlier runs, marked so in the report: ' .
+	     join(', ', @earlier)) if @earlier;
 	my $guest_lists = join(',', map { "/suite/$_" } split /,/, $ctx->{opt}{list});
 
 	# The longest boots first (debug, by its timeout), so that the others
@@ -72,6 +84,7 @@ sub boot_stage {
 		if ($r->{error}) {
 			$m->{variants}{$n} = variant_record(outcome => 'BUILDFAIL', why => [split /\n/, $r->{error}],
 							    phases => $r->{phases});
+			$m->{variants}{$n}{provenance} = $prov->($n);
 			next;
 		}
 		push @jobs, [$n, sub {
@@ -93,6 +106,7 @@ sub boot_stage {
 		my ($n, $rec) = @_;
 		$rec //= variant_record(outcome => 'FAIL', why => ['the driver process for this boot died'],
 					phases => $built->{$n}{phases});
+		$rec->{provenance} = $prov->($n);
 		$m->{variants}{$n} = $rec;
 		save_matrix($ctx->{json_file}, $m);
 		say_record($n, $rec);

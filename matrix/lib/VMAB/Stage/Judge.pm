@@ -11,7 +11,7 @@ use warnings;
 use Exporter 'import';
 use VMAB::Console qw(classify);
 use VMAB::File qw(slurp);
-use VMAB::Judge qw(load_config judge);
+use VMAB::Judge qw(load_config judge data_problems);
 use VMAB::Record qw(results variant_record mode_names);
 use VMAB::Results qw(write_tap);
 use VMAB::Tap qw(parse_results);
@@ -34,9 +34,11 @@ sub judge_boot {
 	}
 	my @records = results($n, $parsed);
 	# Without a .config (a developer's boot of a kernel built elsewhere)
-	# there is nothing to judge the results by.
-	my @problems = defined $o{config}
-		? judge($o{known}, $n, load_config($o{config}), \@records, $parsed->{programs}) : ();
+	# there is nothing to judge the results by; a malformed "# @data"
+	# line is a problem either way.
+	my @problems = ((defined $o{config}
+		? judge($o{known}, $n, load_config($o{config}), \@records, $parsed->{programs}) : ()),
+		data_problems($parsed));
 	write_tap($o{tap_dir}, $n, @records) if defined $o{tap_dir};
 	my %ph = %{$o{phases} // {}};
 	$ph{boot_timed_out} = 1 if $o{timed_out};
@@ -49,7 +51,7 @@ sub judge_boot {
 # of matrix.json whose last boot left its logs, classified and judged again
 # from them as judge_boot does after a boot (a build failure, or a boot
 # whose driver died, has no modes and keeps its record).  The record keeps
-# its phases and kernel release.
+# its phases, kernel release, run time and provenance.
 sub rejudge_matrix {
 	my ($ctx, $m, $known) = @_;
 	my @done;
@@ -69,6 +71,7 @@ sub rejudge_matrix {
 			flooded => $ph->{boot_flooded} // scalar(grep { /^console flood/ } @why),
 			phases => $ph, release => $x->{kernel_release});
 		$m->{variants}{$n}{run_at} = $x->{run_at} if defined $x->{run_at};
+		$m->{variants}{$n}{provenance} = $x->{provenance} if $x->{provenance};
 		push @done, $n;
 	}
 	return @done;

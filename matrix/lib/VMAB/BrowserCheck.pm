@@ -1,4 +1,4 @@
-package VMAB::Report::Check;
+package VMAB::BrowserCheck;
 # The report, checked in a real browser (well-formed HTML can still show a
 # broken image or link, or load from the network): headless
 # Chromium loads out/report/report.html from disk and

@@ -1,0 +1,261 @@
+package VMAB::Report::Goals;
+# The report's analysis layer: each goal computed once from matrix.json,
+# as plain structures (its figure, threshold, verdict and the cells it
+# came from) that the summary and the benchmark section both format, and
+# the one table of the thresholds.  Nothing here formats text.
+#   analyse($m) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with
+#       its mark and unmark goal], oom => [oom_rows] }: what the report
+#       computes once and hands to the summary and the benchmark section;
+#       keep_shares, op_growth and oom_vs_none take it (or the matrix)
+#   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
+#       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
+#   churn_rows($m) -> ({ variant, mode, threads, by => {design => datum},
+#       ratio => {design => x DONTNEED}, free, vrange_vs_free,
+#       keep => {design => share of keep}, control }, ...) in report order
+#   keep_shares($m, $design) -> { threshold, shares => [...], n, share, met } | undef
+#   mark_sweeps($m) -> ({ variant, mode, t => {design}{op}{size} => datum,
+#       data => [its records] }, ...): per variant, its widest mode
+#   mark_goal($sweep), unmark_goal($sweep) -> the flat-cost goal of one
+#       variant's sweep (undef: not timed)
+#   op_growth($m, $design, $op) -> { growth, adjusted, n, n_adjusted, lo => [sizes], hi => [sizes] } | undef
+#   oom_rows($m) -> ({ variant, mode, design, x => datum, ratio, scan, met }, ...)
+#   oom_vs_none($m, $design) -> { threshold, ratios, n, ratio, within } | undef
+use strict;
+use warnings;
+use Exporter 'import';
+use List::Util qw(max);
+use VMAB::Report::Data qw(of ordered with_seen collect median @VARIANT_ORDER @MODE_ORDER);
+
+our @EXPORT_OK = qw(%THRESHOLD);
+
+# Every threshold the report judges by, each the number the guest asserts
+# or the contract states (matrix/t/goals.t checks that they agree):
+our %THRESHOLD = (
+	first_taken => 0.95,	# SPEC 9; suite/reclaim_test.c: taken >= 95/100 of the marked pages
+	first_swapped => 0.05,	# SPEC 9; suite/reclaim_test.c: swapped <= 5/100 of the unmarked
+	keep => 0.90,		# SPEC 9: churn at 90% of never giving memory back, for one design
+	flat => 2,		# SPEC 4.5: 1 GiB within 2x of 4 KiB, as a ratio to a null call
+	free => 2,		# MADV_FREE records/s >= 2x MADV_DONTNEED's on churn
+	vrange_vs_free => 1,	# vrange records/s >= MADV_FREE's on churn
+	oom => 1.25,		# suite/bench_oom.c: OOM time next to marked memory / none
+);
+
+# The designs judged against keep, and how the goals name them.
+our @KEEP_DESIGNS = (['madv_free', 'MADV_FREE'], ['vrange', 'vrange'],
+	['vrange_own_vma', 'vrange with a VMA per chunk'], ['droppable', 'MAP_DROPPABLE']);
+# The benchmarks' designs, in their tables' order; a design the run has
+# beyond these (C's, once measured) follows them (bench_designs).
+our @CHURN_DESIGNS = qw(dontneed munmap madv_free vrange vrange_own_vma vma_flag keep);
+our @PRESSURE_DESIGNS = qw(dontneed madv_free vrange);
+our @OOM_DESIGNS = qw(none madv_free vrange);
+
+# bench_designs($m, $bench, \@base) -> @base and any other design of that benchmark
+sub bench_designs {
+	my ($m, $bench, $base) = @_;
+	my $c = collect($m, $bench);
+	return with_seen($base, map { $_->{design} // () } map { @$_ } map { values %$_ } values %$c);
+}
+
+sub ratio { my ($a, $b) = @_; return defined $a && defined $b && $b > 0 ? $a / $b : undef }
+
+# ---- reclaim of exactly the marked size (SPEC 9) ----
+
+sub first_pass {
+	my ($data, $design) = @_;
+	my @fp = grep { $_->{mode} =~ /^swap-/ && ($_->{d}{pages_marked} // 0) > 0 &&
+			defined $_->{d}{first_pass_discarded} } of($data, $design, 'memcg_reclaim')
+		or return undef;
+	my @cells = map { { variant => $_->{variant}, mode => $_->{mode}, taken => $_->{d}{first_pass_discarded},
+			    marked => $_->{d}{pages_marked}, swapped_kb => $_->{d}{first_pass_keep_swapped_kb},
+			    share => $_->{d}{first_pass_discarded} / $_->{d}{pages_marked} } } @fp;
+	my $t = $THRESHOLD{first_taken};
+	return { threshold => $t, runs => \@cells, n => scalar @cells,
+		 share => median(map { $_->{share} } @cells), taken => median(map { $_->{taken} } @cells),
+		 swapped_kb => median(map { $_->{swapped_kb} } @cells), marked => $cells[0]{marked},
+		 met => scalar(grep { $_->{share} >= $t } @cells) };
+}
+
+# ---- allocator churn ----
+
+# share_of_keep($by_design, $design) -> the program's median of each
+# round's share of keep where it gave one, else the ratio of the medians.
+sub share_of_keep {
+	my ($by, $design) = @_;
+	my $x = $by->{$design} // {};
+	return $x->{ratio_to_keep} // ratio($x->{records_per_s}, ($by->{keep} // {})->{records_per_s});
+}
+
+sub churn_rows {
+	my ($m) = @_;
+	my $churn = collect($m, 'churn');
+	my @rows;
+	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
+		for my $mode (ordered(\@MODE_ORDER, keys %{$churn->{$v}})) {
+			my %by;
+			$by{$_->{threads} // 0}{$_->{design} // ''} = $_ for @{$churn->{$v}{$mode}};
+			for my $th (sort { $a <=> $b } keys %by) {
+				my $b = $by{$th};
+				my $dn = ($b->{dontneed} // {})->{records_per_s};
+				# The program's per-round medians where it gave them,
+				# else the ratio of the medians.
+				my %r = map { $_ => ($b->{$_} // {})->{ratio_to_dontneed}
+					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } with_seen(\@CHURN_DESIGNS, keys %$b);
+				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
+					// ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
+				push @rows, { variant => $v, mode => $mode, threads => $th, by => $b, ratio => \%r,
+					free => $r{madv_free}, vrange_vs_free => $vf,
+					keep => { map { $_->[0] => share_of_keep($b, $_->[0]) } @KEEP_DESIGNS },
+					control => share_of_keep($b, 'vma_flag') };
+			}
+		}
+	}
+	return @rows;
+}
+
+sub analyse {
+	my ($m) = @_;
+	my @sweeps = mark_sweeps($m);
+	@$_{qw(mark unmark)} = (mark_goal($_), unmark_goal($_)) for @sweeps;
+	return { churn => [churn_rows($m)], sweeps => \@sweeps, oom => [oom_rows($m)] };
+}
+
+# The analysis of $x: itself, or that of the matrix it is.
+sub analysis { my ($x) = @_; return $x->{sweeps} ? $x : analyse($x) }
+
+sub keep_shares {
+	my ($m, $design) = @_;
+	my @r = grep { defined } map { share_of_keep($_->{by}, $design) } @{analysis($m)->{churn}};
+	return undef unless @r;
+	my $t = $THRESHOLD{keep};
+	return { threshold => $t, shares => \@r, n => scalar @r, share => median(@r),
+		 met => scalar(grep { $_ >= $t } @r) };
+}
+
+# ---- mark and unmark cost against range size (SPEC 4.5) ----
+
+# The mode of a variant whose mark sweep reached the largest size.
+sub widest_mode {
+	my ($modes) = @_;
+	my ($best, $bmax) = (undef, -1);
+	for my $mode (ordered(\@MODE_ORDER, keys %$modes)) {
+		my $mx = max(map { $_->{size} // 0 } @{$modes->{$mode}});
+		($best, $bmax) = ($mode, $mx) if $mx > $bmax;
+	}
+	return $best;
+}
+
+sub mark_sweeps {
+	my ($m) = @_;
+	my $marks = collect($m, 'mark');
+	return map {
+		my $mode = widest_mode($marks->{$_});
+		my %t;
+		$t{$_->{design}}{$_->{op}}{$_->{size}} = $_ for @{$marks->{$_}{$mode}};
+		{ variant => $_, mode => $mode, t => \%t, data => $marks->{$_}{$mode} };
+	} ordered(\@VARIANT_ORDER, keys %$marks);
+}
+
+# ratio of ns_median at the largest size to the smallest, for one op:
+# ($growth, $lo, $hi, $datum at $hi)
+sub growth {
+	my ($t, $design, $op) = @_;
+	my $s = $t->{$design}{$op} or return;
+	my @sz = sort { $a <=> $b } keys %$s;
+	return unless @sz >= 2;
+	return (ratio($s->{$sz[-1]}{ns_median}, $s->{$sz[0]}{ns_median}), $sz[0], $sz[-1], $s->{$sz[-1]});
+}
+
+sub growth_between {
+	my ($t, $design, $op, $lo, $hi) = @_;
+	my $s = $t->{$design}{$op} or return;
+	return unless $s->{$lo} && $s->{$hi};
+	return ratio($s->{$hi}{ns_median}, $s->{$lo}{ns_median});
+}
+
+# growth(), and the same divided by the getppid() control's growth over the
+# same sizes (undef where the control lacks them): ($g, $lo, $hi, $adjusted).
+sub growth_vs_control {
+	my ($t, $design, $op) = @_;
+	my ($g, $lo, $hi) = growth($t, $design, $op);
+	return unless defined $g;
+	my $gc = growth_between($t, 'vrange', 'getppid', $lo, $hi);
+	return ($g, $lo, $hi, defined $gc && $gc > 0 ? $g / $gc : undef);
+}
+
+# vrange(VOLATILE): flat as a ratio to a null system call at the same point
+# (under TCG the call itself grows with the pages the process touched).
+sub mark_goal {
+	my ($s) = @_;
+	my ($g, $lo, $hi, $big) = growth($s->{t}, 'vrange', 'volatile');
+	return undef unless defined $g;
+	my ($gc) = growth($s->{t}, 'vrange', 'getppid');
+	my $f = $THRESHOLD{flat};
+	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $g, lo => $lo, hi => $hi, big => $big,
+		 control => $gc, threshold => $f, flat => $g <= $f,
+		 met => $g <= $f || (defined $gc && $gc > 0 && $g / $gc <= $f) };
+}
+
+# vrange(NONVOLATILE) with nothing purged, and after a purge of the range.
+sub unmark_goal {
+	my ($s) = @_;
+	my $t = $s->{t};
+	my ($gn, $lo, $hi) = growth($t, 'vrange', 'nonvolatile');
+	return undef unless defined $gn;
+	my ($gc) = growth($t, 'vrange', 'getppid');
+	my $f = $THRESHOLD{flat};
+	my $adj = defined $gc && $gc > 0 ? $gn / $gc : undef;
+	my $met = $gn <= $f || (defined $adj && $adj <= $f);
+	my ($ga, $alo, $ahi, $aadj) = growth_vs_control($t, 'vrange', 'nonvolatile_after_purge');
+	$met &&= $ga <= $f || (defined $aadj && $aadj <= $f) if defined $ga;
+	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $gn, control => $gc, adjusted => $adj,
+		 lo => $lo, hi => $hi, met => $met, threshold => $f,
+		 after => $ga, after_adjusted => $aadj, after_lo => $alo, after_hi => $ahi };
+}
+
+# One design's operation, smallest size to largest, over the variants.
+sub op_growth {
+	my ($m, $design, $op) = @_;
+	my (@g, @adj, %lo, %hi);
+	for my $s (@{analysis($m)->{sweeps}}) {
+		my ($r, $l, $h, $a) = growth_vs_control($s->{t}, $design, $op);
+		next unless defined $r;
+		push @g, $r;
+		$lo{$l} = $hi{$h} = 1;
+		push @adj, $a if defined $a;
+	}
+	return undef unless @g;
+	return { growth => median(@g), n => scalar @g, adjusted => median(@adj), n_adjusted => scalar @adj,
+		 lo => [sort { $a <=> $b } keys %lo], hi => [sort { $a <=> $b } keys %hi] };
+}
+
+# ---- an OOM next to marked memory ----
+
+sub oom_rows {
+	my ($m) = @_;
+	my $oom = collect($m, 'oom');
+	my @designs = bench_designs($m, 'oom', \@OOM_DESIGNS);
+	my @rows;
+	for my $v (ordered(\@VARIANT_ORDER, keys %$oom)) {
+		for my $mode (ordered(\@MODE_ORDER, keys %{$oom->{$v}})) {
+			for my $x (map { my $dn = $_; grep { ($_->{design} // '') eq $dn } @{$oom->{$v}{$mode}} }
+				   @designs) {
+				my ($dn, $r) = ($x->{design}, $x->{ratio_to_control});
+				push @rows, { variant => $v, mode => $mode, design => $dn, x => $x, ratio => $r,
+					scan => $x->{pgscan_anon}, threshold => $THRESHOLD{oom},
+					met => defined $r && $r <= $THRESHOLD{oom} && !($x->{pgscan_anon} // 0) };
+			}
+		}
+	}
+	return @rows;
+}
+
+sub oom_vs_none {
+	my ($m, $design) = @_;
+	my @r = grep { defined } map { $_->{ratio} } grep { $_->{design} eq $design } @{analysis($m)->{oom}};
+	return undef unless @r;
+	my $t = $THRESHOLD{oom};
+	return { threshold => $t, ratios => \@r, n => scalar @r, ratio => median(@r),
+		 within => scalar(grep { $_ <= $t } @r) };
+}
+
+1;

@@ -1,0 +1,106 @@
+# The report's analysis (VMAB::Report::Goals) on the fixture matrix.json
+# (tools/make-report-fixture.pl): each goal as a plain structure, checked
+# with is_deeply, not by the report's wording; and the one table of
+# thresholds against the numbers the guest asserts and the contract states.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use VMAB::File qw(slurp);
+use VMAB::Results qw(load_matrix);
+use VMAB::Report::Data qw(all_data columns);
+use VMAB::Report::Goals qw(%THRESHOLD);
+use VMAB::Designs;
+
+my $top = "$FindBin::Bin/../..";
+my $m = load_matrix("$FindBin::Bin/fixtures/report-matrix.json");
+my @data = all_data($m);
+
+my $fp = VMAB::Report::Goals::first_pass(\@data, 'vrange');
+is_deeply({ %$fp, runs => scalar @{$fp->{runs}} },
+	  { marked => 2048, met => 2, n => 4, share => 0.90625, swapped_kb => 72, taken => 1856, threshold => 0.95,
+	    runs => 4 }, 'reclaim of the marked size, A: the median share, taken, swapped, and the runs that met 95%');
+is_deeply([map { [@$_{qw(variant mode taken share)}] } @{VMAB::Report::Goals::first_pass(\@data, 'madv_free')->{runs}}],
+	  [['madv-free', 'swap-classic', 1931, 0.94287109375], ['madv-free', 'swap-mglru', 2038, 0.9951171875],
+	   ['both', 'swap-classic', 1959, 0.95654296875], ['both', 'swap-mglru', 1887, 0.92138671875]],
+	  '... B: the cells it came from, swap on only');
+is(VMAB::Report::Goals::first_pass(\@data, 'droppable'), undef, '... C: no runs, no goal');
+
+my $k = VMAB::Report::Goals::keep_shares($m, 'madv_free');
+is_deeply({ %$k, shares => scalar @{$k->{shares}} }, { met => 3, n => 10, share => 0.878, threshold => 0.9, shares => 10 },
+	  'churn against keep, B');
+is_deeply([map { [@$_{qw(variant mode threads free vrange_vs_free)}, $_->{keep}{madv_free}] }
+	   grep { $_->{variant} eq 'both' } VMAB::Report::Goals::churn_rows($m)],
+	  [['both', 'swap-classic', 1, 2.281, 0.814, 0.927], ['both', 'swap-classic', 2, 1.508, 1.237, 0.67],
+	   ['both', 'noswap-classic', 1, 2.267, 0.932, 0.899], ['both', 'noswap-classic', 2, 1.696, 0.946, 0.72]],
+	  'churn rows of both: MADV_FREE x DONTNEED, vrange x MADV_FREE, MADV_FREE share of keep');
+
+my $g = VMAB::Report::Goals::op_growth($m, 'vrange', 'volatile');
+is_deeply([@$g{qw(n n_adjusted lo hi)}, map { sprintf('%.4f', $_) } @$g{qw(growth adjusted)}],
+	  [3, 3, [4096], [1 << 30], '6.0539', '0.9457'], 'mark cost growth of A over the variants, and against the control');
+my ($both) = grep { $_->{variant} eq 'both' } VMAB::Report::Goals::mark_sweeps($m);
+my $mg = VMAB::Report::Goals::mark_goal($both);
+is_deeply([@$mg{qw(variant mode lo hi threshold met)}, !!$mg->{flat}, sprintf('%.4f', $mg->{ratio})],
+	  ['both', 'swap-classic', 4096, 1 << 30, 2, 1, '', '6.8161'],
+	  'the mark goal of both: not flat, met as a ratio to the null call');
+
+is_deeply(VMAB::Report::Goals::oom_vs_none($m, 'vrange'),
+	  { n => 6, ratio => 1.041, ratios => [1.041, 1.109, 1.25, 0.966, 1.04, 1.236], threshold => 1.25, within => 6 },
+	  'an OOM next to volatile memory against none');
+is_deeply([map { [@$_{qw(mode design ratio)}, $_->{met} ? 1 : 0] } grep { $_->{variant} eq 'both' } VMAB::Report::Goals::oom_rows($m)],
+	  [['noswap-classic', 'none', undef, 0], ['noswap-classic', 'madv_free', 0.866, 1], ['noswap-classic', 'vrange', 1.25, 1],
+	   ['noswap-mglru', 'none', undef, 0], ['noswap-mglru', 'madv_free', 0.968, 1], ['noswap-mglru', 'vrange', 0.966, 1]],
+	  'the OOM rows of both, the control unjudged');
+
+# The designs: A and B always have a column, C once matrix.json has its figures.
+is_deeply([columns($m)], ['vrange', 'madv_free'], 'columns: A and B');
+my %c = %$m;
+$c{variants} = { %{$m->{variants}}, droppable => { modes => { 'swap-classic' => { data => [
+	{ kind => 'scenario', scenario => 'memcg_reclaim', design => 'droppable', pages_marked => 2048,
+	  pages_discarded => 2048, first_pass_discarded => 2000, first_pass_keep_swapped_kb => 0 }] } } } };
+is_deeply([columns(\%c)], ['vrange', 'madv_free', 'droppable'], '... and C with its figures');
+is(VMAB::Report::Goals::first_pass([all_data(\%c)], 'droppable')->{taken}, 2000, '... whose goals come from the same code');
+is_deeply([map { $_->{title} } VMAB::Designs::designs()], ['A: vrange', 'B: MADV_FREE', 'C: MAP_DROPPABLE'], 'the designs table');
+
+# The whole report with C's figures (B's, copied as design droppable): a
+# third column in the summary, the questions and the scenario tables, C in
+# the benchmarks' tables, and MAP_DROPPABLE measured, not cited.
+{
+	use File::Temp qw(tempdir);
+	use VMAB::Report qw(report_md);
+	my $mc = load_matrix("$FindBin::Bin/fixtures/report-matrix.json");
+	for my $mode (map { values %{$_->{modes}} } values %{$mc->{variants}}) {
+		push @{$mode->{data}}, map { { %$_, design => 'droppable' } } grep { ($_->{design} // '') eq 'madv_free' &&
+			($_->{kind} eq 'scenario' || ($_->{bench} // '') =~ /^(churn|oom|pressure)$/) } @{$mode->{data}};
+	}
+	my $md = report_md($mc, tempdir(CLEANUP => 1));
+	is(scalar(() = $md =~ /^\|[^\n]*\| A: vrange \| B: MADV_FREE \| C: MAP_DROPPABLE \|$/mg), 2 + 14,
+	   'C has a column in the semantics and headline tables and in each scenario table');
+	like($md, qr/^3\. \*\*SIGBUS or zero-fill\.\*\* .* C: a read of a lost page while marked gave zero ×100; garbage pages 0\. \(\[evidence/m,
+	     'each question answered for C too');
+	like($md, qr/^\| mode \| threads \| .*\| droppable \/ DONTNEED \| vrange \/ MADV_FREE \|$/m, 'C in the churn table');
+	like($md, qr/^- An OOM without swap next to droppable memory, both noswap-classic: /m, '... and in the OOM goal');
+	like($md, qr/^`MAP_DROPPABLE` .* is measured here, as design C/m, 'What came after: measured, not cited');
+	unlike($md, qr/not measured in this run \(no figures of design `droppable`/, 'not said to be unmeasured');
+}
+
+# The judge reads the same table: a test naming a design needs its option.
+use VMAB::Judge;
+is_deeply(VMAB::Judge::name_needs('map_droppable_test/drops_on_reclaim'), { CONFIG_MAP_DROPPABLE => 1 },
+	  'the judge: a test naming droppable needs CONFIG_MAP_DROPPABLE');
+is_deeply(VMAB::Judge::name_needs('scenario_test/scn.both_designs'), { CONFIG_VRANGE => 1, CONFIG_MADV_FREE => 1 },
+	  '... and both_designs needs A and B, not C');
+
+# The thresholds are the guest's and the contract's numbers.
+my $contract = slurp("$top/docs/contract.md");
+my ($s9) = $contract =~ /^## 9\. (.*?)(?=^## |\z)/ms;
+my ($s45) = $contract =~ /^### 4\.5 (.*?)^##/ms;
+like($s9, qr/takes at least \Q@{[100 * $THRESHOLD{first_taken}]}\E% of the marked pages and\s+swaps out at most \Q@{[100 * $THRESHOLD{first_swapped}]}\E%/,
+     'SPEC 9 states the reclaim thresholds');
+like($s9, qr/at least \Q@{[100 * $THRESHOLD{keep}]}\E% of the\s+throughput of never\s+giving memory back/, 'SPEC 9 states the keep threshold');
+like($s45, qr/within \Q$THRESHOLD{flat}\Ex of a 4 KiB one/, 'SPEC 4.5 states the flat-cost threshold');
+my $reclaim = slurp("$top/suite/reclaim_test.c");
+like($reclaim, qr/EXPECT_GE\(taken, NPAGES\(MARKED_LEN\) \* \Q@{[100 * $THRESHOLD{first_taken}]}\E \/ 100\)/, 'reclaim_test asserts 95%');
+like($reclaim, qr/EXPECT_LE\(swapped, NPAGES\(USED_LEN\) \* \Q@{[100 * $THRESHOLD{first_swapped}]}\E \/ 100\)/, '... and 5%');
+like(slurp("$top/suite/bench_oom.c"), qr/the goal: \Q$THRESHOLD{oom}\E/, 'bench_oom states its goal');
+done_testing;
