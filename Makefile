@@ -8,7 +8,10 @@
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
 #   make checkpatch  every patch through the tree's checkpatch.pl --strict
-#   make test-host   the driver's host-side unit tests (no tree needed)
+#   make check-series  build the tree after each patch of the series on its
+#                 own (bisectability; hours on 2 cores, never part of check)
+#   make test-host   the host-side tests (the tree first: two of them
+#                 compile the suite against its kselftest harness)
 #   make report   classify and judge each variant's last boot again, then
 #                 regenerate out/report from out/results/matrix.json
 #   make check-report  render out/report/report.html in headless Chromium:
@@ -35,9 +38,10 @@ check: deps test-host checkpatch
 check-report: deps
 	$(PERL) tools/check-report.pl out/report
 
-# The unit tests need no kernel tree; checkpatch runs the patched tree's
-# scripts/checkpatch.pl on the patches, so it waits for make tree.
-test-host: deps
+# suite_lib.t and suite_names.t compile the suite against the tree's
+# kselftest harness, and checkpatch runs the tree's scripts/checkpatch.pl:
+# both wait for make tree, so that a fresh clone (CI) runs every host test.
+test-host: deps tree
 	prove -I matrix/lib matrix/t
 
 checkpatch: deps tree
@@ -45,6 +49,10 @@ checkpatch: deps tree
 
 tree: deps
 	$(DRIVER) tree
+
+# Every patch builds on its own; seeded from the both variant's .config.
+check-series: deps tree
+	nice -n 19 tools/check-series-builds.sh
 
 bench: deps
 	$(DRIVER) run $(VARIANTS) --set bench --list bench.list --timeout-factor 2 --judge
@@ -61,4 +69,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host checkpatch bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch check-series bench stress report clean distclean

@@ -31,9 +31,6 @@ use VMAB::Variants qw(load_variants select_variants);
 
 our @COMMANDS = qw(tree build boot judge report run);
 
-# The old option-style invocations, each the command it was.
-my %LEGACY = ('tree-only' => 'tree', 'build-only' => 'build', 'report-only' => 'report');
-
 # parse_args(\@argv, top => project folder, env => \%ENV)
 #   -> ($command, \%opt); dies with a usage message.  Options may come
 # before or after the command; no command is run.
@@ -54,13 +51,10 @@ sub parse_args {
 	GetOptionsFromArray(\@args, \%opt, 'variants|variant|V=s', 'list=s', 'tarball=s', 'out=s',
 		'jobs|j=i', 'boot-jobs=i', 'timeout-factor=f', 'accel=s', 'judge!', 'rerun!', 'set=s',
 		'prog=s@', 'kernel=s', 'modes=s', 'config=s', 'run-list=s', 'fixtures:s', 'fixtures-dir=s',
-		'report-only', 'build-only', 'tree-only', 'help|h', 'man')
+		'help|h', 'man')
 		or die "bad options\n";
-	my @legacy = grep { $opt{$_} } sort keys %LEGACY;
 	die "give one command, not @args\n" if @args > 1;
-	die "give a command or --$legacy[0], not both\n" if @args && @legacy;
-	die "--tree-only, --build-only and --report-only exclude one another\n" if @legacy > 1;
-	my $cmd = @args ? $args[0] : @legacy ? $LEGACY{$legacy[0]} : 'run';
+	my $cmd = @args ? $args[0] : 'run';
 	die "unknown command '$cmd' (one of @COMMANDS)\n" unless grep { $_ eq $cmd } @COMMANDS;
 	die "--accel must be auto, kvm or tcg\n" unless $opt{accel} =~ /^(auto|kvm|tcg)$/;
 	my $dev = @{$opt{prog}} || defined $opt{fixtures};
