@@ -12,7 +12,7 @@
 # and the run ends with "@@vmab done".  The hello line and each end line
 # name the kernel's clocksource at that moment: a benchmark that ended on
 # a jiffies clock timed itself in 4 ms steps, and the judge says so
-# (VMAB::Judge; the clock arguments are VMAB::Qemu's).
+# (VMAB::Expectations; the clock arguments are VMAB::Qemu's).
 # A list line "once PROG ARGS" runs PROG in the first mode only, so once per
 # variant (vmab_once=0 on the command line: in none of the modes).
 /bin/busybox --install -s /bin

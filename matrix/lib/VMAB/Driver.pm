@@ -16,7 +16,7 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use File::Path qw(make_path);
 use Getopt::Long qw(GetOptionsFromArray);
-use VMAB::Judge qw(load_known);
+use VMAB::Expectations qw(load_known);
 use VMAB::Lock qw(lock_out);
 use VMAB::Log qw(info phase);
 use VMAB::Qemu qw(kill_all);
@@ -162,7 +162,7 @@ sub built_before {
 		my %ph = %{$m->{variants}{$n}{phases} // {}};
 		delete @ph{grep { /^boot/ } keys %ph};
 		$built{$n} = { phases => \%ph,
-			       release => VMAB::Build::kernel_release("$ctx->{out}/build/$n") };
+			       release => VMAB::Kbuild::kernel_release("$ctx->{out}/build/$n") };
 	}
 	return \%built;
 }

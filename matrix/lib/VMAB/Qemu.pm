@@ -16,7 +16,7 @@ package VMAB::Qemu;
 # (tsc_early_khz=, no calibration) and tells it to trust the counter
 # (tsc=reliable: no watchdog to mark it unstable later).  /init reports the
 # clocksource it ran on (suite/init.sh), and the judge flags a benchmark
-# timed by jiffies (VMAB::Judge).
+# timed by jiffies (VMAB::Expectations).
 use strict;
 use warnings;
 use Exporter 'import';

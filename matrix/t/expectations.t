@@ -6,7 +6,7 @@ use Test::More;
 use FindBin;
 use File::Temp qw(tempfile);
 use VMAB::File qw(spew);
-use VMAB::Judge qw(load_known expect judge);
+use VMAB::Expectations qw(load_known expect judge);
 use VMAB::Tap qw(parse_results);
 use VMAB::Variants qw(load_variants);
 

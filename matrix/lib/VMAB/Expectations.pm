@@ -1,4 +1,4 @@
-package VMAB::Judge;
+package VMAB::Expectations;
 # Judging a boot's results against what the variant's .config implies
 # (SPEC 7): a test passes unless it needs something the variant or the mode
 # lacks, and then it skips, saying what.  What a test needs is read from
