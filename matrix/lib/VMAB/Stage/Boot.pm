@@ -13,6 +13,7 @@ use VMAB::File qw(slurp spew);
 use VMAB::Guest qw(build_initramfs);
 use VMAB::Log qw(info phase);
 use VMAB::Pool qw(run_pool);
+use VMAB::Protocol qw(cmdline);
 use VMAB::Qemu qw(boot probe_accel qemu_version);
 use VMAB::Record qw(variant_record counts);
 use VMAB::Results qw(load_matrix save_matrix);
@@ -158,7 +159,7 @@ sub boot_plan {
 	my ($ctx, $v, $accel, $lists) = @_;
 	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($accel eq 'kvm' ? 3 : 1);
 	my $modes = join(',', @{$v->{modes}});
-	return ($timeout, $modes, "vmab_variant=$v->{name} vmab_modes=$modes vmab_list=$lists");
+	return ($timeout, $modes, cmdline(variant => $v->{name}, modes => $modes, list => $lists));
 }
 
 # One QEMU run of a variant's kernel, its logs into $dir.
