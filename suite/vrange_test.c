@@ -1035,7 +1035,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged, 180)
 
 	NEED_VRANGE();
 	NEEDS(need_thp());
-	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	knob_set(THP_ENABLED, "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
@@ -1064,7 +1064,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 	NEED_VRANGE();
 	NEED_MEMCG();
 	NEEDS(need_thp());
-	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	knob_set(THP_ENABLED, "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
@@ -1341,7 +1341,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_thp, 180)
 	NEED_VRANGE();
 	NEED_MADV_FREE();
 	NEEDS(need_thp());
-	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	knob_set(THP_ENABLED, "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));

@@ -26,4 +26,12 @@ for my $t (qw(global.parse_size_suffixes global.parse_size_refuses
 	      global.data_line_is_json)) {
 	ok((grep { $_ eq $t } @ok), "$t passes");
 }
+
+# THP's knobs are written through knob_set() alone (THP_ENABLED, THP_DIR in
+# knob.h), so that every test puts them back.
+for my $c (glob("$top/suite/*.c"), glob("$top/suite/lib/*.c")) {
+	open(my $fh, '<', $c) or die "$c: $!\n";
+	my @raw = grep { m{"/sys/kernel/mm/transparent_hugepage} } <$fh>;
+	is_deeply(\@raw, [], "$c: no THP path outside knob.h");
+}
 done_testing();
