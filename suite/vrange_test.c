@@ -731,6 +731,7 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 }
 
 /* swapoff walks every page table: purged markers are not swap entries. */
+VMAB_NEEDS("vr.swapoff_keeps_purged_state", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapoff_keeps_purged_state, 300)
 {
 	int purged = 7, off, err;
@@ -1525,6 +1526,7 @@ static long swapped_pages(char *p, size_t len)
  * A volatile page in the swap cache (swapped out, then read back in) is
  * purged like any other, not left on swap.
  */
+VMAB_NEEDS("vr.swap_cache_page_is_purged", "vrange,swap");
 TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
 {
 	long purged0;
@@ -1561,6 +1563,7 @@ TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
  * reclaim never finds it: VRANGE_NONVOLATILE purges it (SPEC 4.3), frees
  * its swap slot and reports it; QUERY reports only what reclaim purged.
  */
+VMAB_NEEDS("vr.swapped_before_marking_is_purged_at_unmark", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapped_before_marking_is_purged_at_unmark, 180)
 {
 	long purged0;
@@ -1593,6 +1596,7 @@ TEST_F_TIMEOUT(vr, swapped_before_marking_is_purged_at_unmark, 180)
  * Only a volatile range gives up its swapped pages: unmarking a range that
  * was never marked keeps them.
  */
+VMAB_NEEDS("vr.swapped_pages_of_nonvolatile_range_stay", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapped_pages_of_nonvolatile_range_stay, 180)
 {
 	int purged = 7;

@@ -23,7 +23,7 @@ is_deeply(\@not, [], 'no library test fails');
 for my $t (qw(global.parse_size_suffixes global.parse_size_refuses
 	      knob.restores_the_old_value knob.restored_at_exit_of_the_setter_only
 	      global.sigbus_probe_reports_addr_and_code global.prng_sequences
-	      global.data_line_is_json)) {
+	      global.data_line_is_json global.mode_traits_from_the_environment)) {
 	ok((grep { $_ eq $t } @ok), "$t passes");
 }
 

@@ -123,7 +123,7 @@ sub matrix_command {
 	-f "$ctx->{top}/suite/$_" or die "no program list suite/$_\n" for @lists;
 	my $all = load_variants("$ctx->{top}/matrix/variants.conf");
 	my $variants = select_variants($all, $opt->{variants});
-	my $known = load_known("$ctx->{top}/matrix/known.tsv");
+	my $known = load_known("$ctx->{top}/matrix/known.tsv", "$ctx->{top}/suite");
 	make_path($ctx->{logs});
 	my $tree = "$ctx->{out}/src/linux";
 	my $built;
@@ -174,7 +174,7 @@ sub judge_command {
 	my $m = load_matrix($ctx->{json_file});
 	die "no results in $ctx->{json_file} yet: run that set first (make matrix, bench or stress)\n"
 		unless %{$m->{variants}};
-	my $known = load_known("$ctx->{top}/matrix/known.tsv");
+	my $known = load_known("$ctx->{top}/matrix/known.tsv", "$ctx->{top}/suite");
 	for my $n (rejudge_matrix($ctx, $m, $known)) {
 		my $x = $m->{variants}{$n};
 		info("$n: $x->{outcome}, " . scalar(@{$x->{problems}}) . ' unexpected result(s)');
@@ -200,7 +200,7 @@ sub dev_command {
 	VMAB::Variants::mode_traits($_) for @{$v->{modes}};
 	my ($rec, $dir) = dev_boot($ctx, variant => $v, progs => $opt->{prog}, list => $opt->{'run-list'},
 		kernel => $opt->{kernel} // "$ctx->{out}/$name/bzImage", config => $opt->{config},
-		known => load_known("$ctx->{top}/matrix/known.tsv"));
+		known => load_known("$ctx->{top}/matrix/known.tsv", "$ctx->{top}/suite"));
 	print dev_summary($rec, $dir);
 	return $rec->{outcome} eq 'PASS' && !@{$rec->{problems}} ? 0 : 1;
 }
