@@ -12,6 +12,9 @@
 #                 own (bisectability; hours on 2 cores, never part of check)
 #   make test-host   the host-side tests (the tree first: two of them
 #                 compile the suite against its kselftest harness)
+#   make host-bench  the benchmarks of suite/host-bench.list built for this
+#                 host and run on it (never part of check): out/host-bench/,
+#                 out/results/host-bench.json (docs/host-bench.md)
 #   make report   classify and judge each variant's last boot again, then
 #                 regenerate out/report from out/results/matrix.json
 #   make check-report  render out/report/report.html in headless Chromium:
@@ -63,10 +66,13 @@ stress: deps
 report:
 	$(DRIVER) report
 
+host-bench: deps tree
+	$(PERL) tools/host-bench.pl
+
 clean:
 	rm -rf out/build out/guest out/results out/report out/logs
 
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host checkpatch check-series bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch check-series host-bench bench stress report clean distclean
