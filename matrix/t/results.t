@@ -5,6 +5,7 @@ use warnings;
 use Test::More;
 use VMAB::Results qw(exit_status);
 use VMAB::Record qw(variant_record);
+use VMAB::Protocol qw(frame);
 use VMAB::Tap qw(parse_results);
 
 my $m = { variants => {
@@ -29,18 +30,12 @@ sub record {
 	return variant_record(parsed => parse_results($text), outcome => 'PASS',
 			      problems => [], phases => {}, release => 'r');
 }
-my $x = record(<<'EOT');
-@@vmab hello variant=v kernel=k modes=m clocksource=tsc-early
-@@vmab begin mode=m prog=a
-1..1
-ok 1 x
-@@vmab end mode=m prog=a rc=0 ms=20 clocksource=tsc
-@@vmab begin mode=m prog=b
-1..1
-ok 1 y
-@@vmab end mode=m prog=b rc=0 ms=30 clocksource=tsc
-@@vmab done
-EOT
+# Two programs, each ending on the TSC, after a hello on tsc-early
+# (the frames as VMAB::Protocol writes them; tap.t reads them literally).
+my $x = record(join("\n", frame(hello => variant => 'v', kernel => 'k', modes => 'm', clocksource => 'tsc-early'),
+	(map { (frame(begin => mode => 'm', prog => $_), '1..1', "ok 1 $_",
+		frame(end => mode => 'm', prog => $_, rc => 0, ms => 20, clocksource => 'tsc')) } qw(a b)),
+	frame('done')) . "\n");
 is($x->{clocksource}, 'tsc', 'the clocksource the run ended on');
 is_deeply($x->{clocksources}, ['tsc-early', 'tsc'], 'every one named, in order, once');
 is_deeply($x->{modes}{m}{programs}{a}, { rc => 0, ms => 20, planned => 1, ran => 1, clocksource => 'tsc' },

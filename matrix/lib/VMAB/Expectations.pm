@@ -24,7 +24,7 @@ use warnings;
 use Exporter 'import';
 use VMAB::File qw(slurp);
 use VMAB::Kconfig qw(parse_config);
-use VMAB::Needs qw(load_declarations);
+use VMAB::Needs qw(load_declarations glob_re);
 use VMAB::Record qw(prog_of);
 use VMAB::Variants qw(mode_traits);
 
@@ -65,12 +65,6 @@ sub load_known {
 	}
 	push @rows, @{load_declarations($suite)} if defined $suite;
 	return \@rows;
-}
-
-sub glob_re {
-	my ($g) = @_;
-	(my $re = quotemeta $g) =~ s/\\\*/.*/g;
-	return qr/^$re$/;
 }
 
 # load_config($file) -> { CONFIG_X => value }: a variant's .config.

@@ -23,7 +23,7 @@ use warnings;
 use Exporter 'import';
 use VMAB::File qw(slurp);
 
-our @EXPORT_OK = qw(parse_needs load_declarations %SHORT);
+our @EXPORT_OK = qw(parse_needs load_declarations glob_re %SHORT);
 
 # The short names and the option each stands for.
 our %SHORT = (
@@ -55,6 +55,8 @@ sub parse_needs {
 	return \%need;
 }
 
+# glob_re("vr.swap*") -> qr/^vr\.swap.*$/: a test glob (here and in
+# matrix/known.tsv) as a regex.
 sub glob_re {
 	my ($g) = @_;
 	(my $re = quotemeta $g) =~ s/\\\*/.*/g;
