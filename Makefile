@@ -10,6 +10,8 @@
 #   make checkpatch  every patch through the tree's checkpatch.pl --strict
 #   make check-series  build the tree after each patch of the series on its
 #                 own (bisectability; hours on 2 cores, never part of check)
+#   make config-deps at most 60 objects of each built variant depend on a
+#                 design's option (Kbuild's fixdep; make check runs it)
 #   make test-host   the host-side tests (the tree first: two of them
 #                 compile the suite against its kselftest harness)
 #   make host-bench  the benchmarks of suite/host-bench.list built for this
@@ -36,7 +38,7 @@ matrix: deps
 # of that report follows it (a failed driver stops make before it).
 check: deps test-host checkpatch
 	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list --judge
-	$(MAKE) --no-print-directory check-report
+	$(MAKE) --no-print-directory config-deps check-report
 
 check-report: deps
 	$(PERL) tools/check-report.pl out/report
@@ -54,7 +56,11 @@ test-host: deps $(HARNESS)
 	prove -I matrix/lib matrix/t
 
 checkpatch: deps tree
-	prove -I matrix/lib matrix/xt
+	prove -I matrix/lib matrix/xt/checkpatch.t
+
+# After the builds: no design's option reaches most of the kernel's objects.
+config-deps:
+	prove -I matrix/lib matrix/xt/config_deps.t
 
 tree: deps
 	$(DRIVER) tree
@@ -81,4 +87,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host checkpatch check-series host-bench bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch check-series config-deps host-bench bench stress report clean distclean

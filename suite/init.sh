@@ -5,12 +5,13 @@
 #
 # Kernel command line (unknown parameters reach us as environment):
 #   vmab_variant=NAME  vmab_modes=MODE[,MODE...]  vmab_list=FILE[,FILE...]
+#   vmab_cpus=N (the CPUs QEMU gave: fewer online fails the boot)
 # A mode is swap-classic, swap-mglru, noswap-classic or noswap-mglru.  This
 # is the one place in the guest that reads a mode's name: each program gets
 # what the mode set up as environment variables,
 #   VMAB_SWAP=on|off  VMAB_LRU=classic|mglru  (VMAB_MODE: the name, for messages)
 # (suite/lib/mode.c reads them; on the host, VMAB::Variants::mode_traits).
-# Each program's output is framed by lines the host parses (matrix/lib/VMAB/Tap.pm):
+# Each program's output is framed by lines the host parses (matrix/lib/VMAB/Protocol.pm):
 #   @@vmab begin mode=M prog=P
 #   @@vmab end mode=M prog=P rc=N ms=N clocksource=C
 # and the run ends with "@@vmab done".  The hello line and each end line
@@ -100,7 +101,11 @@ merged_lists() {
 
 export VMAB_VARIANT=${vmab_variant:-unknown}
 lists=$(echo "${vmab_list:-/suite/run.list}" | tr , ' ')
-say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=${vmab_modes:-noswap-classic} clocksource=$(clocksource)"
+cpus=$(grep -c ^processor /proc/cpuinfo)
+say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=${vmab_modes:-noswap-classic} clocksource=$(clocksource) cpus=$cpus"
+# Fewer CPUs than QEMU was given means no test ran across CPUs: fail.
+[ "$cpus" -ge "${vmab_cpus:-1}" ] ||
+	die "the guest sees $cpus CPUs, QEMU gave it ${vmab_cpus}"
 
 once=${vmab_once:-1}
 for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do

@@ -609,6 +609,64 @@ TEST_F_TIMEOUT(lf, fork_parent_copy_survives_child_free, 180)
 }
 
 /* pglazyfree counts pages marked, pglazyfreed pages discarded (6.1 names). */
+/*
+ * Lazily free pages that are then mlocked sit on the unevictable list:
+ * reclaim cannot take them, so they must not count in the gauge that
+ * sends reclaim to the file lists first.  64 of them (twice the gate's
+ * batch) in a cgroup whose memory is otherwise anon in use: the gauge
+ * says 0 and memory.reclaim still swaps the anon memory out (with swap),
+ * without an OOM.
+ */
+#define LOCKED_PAGES	64
+#define INUSE_LEN	(16UL << 20)
+
+TEST_F_TIMEOUT(lf, mlocked_lazyfree_pages_do_not_stop_anon_reclaim, 180)
+{
+	long pswpout0, ooms0, swapped, gauge_locked;
+	char *locked, *inuse, events[300];
+	int ret;
+
+	if (!variant->memcg)
+		SKIP(return, "memory.reclaim only (the memcg variant)");
+	if (!vmab_mode_has_swap())
+		SKIP(return, "needs an active swap device (mode %s)",
+		     vmab_mode());
+	locked = map_anon(LOCKED_PAGES * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, locked);
+	ASSERT_EQ(0, no_hugepage(locked, LOCKED_PAGES * PAGE_SZ));
+	fill_pages(locked, LOCKED_PAGES * PAGE_SZ, 3);
+	ASSERT_EQ(0, madvise(locked, LOCKED_PAGES * PAGE_SZ, MADV_FREE));
+	drain();
+	ASSERT_EQ(LOCKED_PAGES * PAGE_SZ / 1024,
+		  memcg_stat_wait(&self->cg, "lazyfree",
+				  LOCKED_PAGES * PAGE_SZ) / 1024);
+	ASSERT_EQ(0, mlock(locked, LOCKED_PAGES * PAGE_SZ));
+	drain();
+	/* Unevictable now: not what reclaim could discard */
+	gauge_locked = memcg_stat_wait(&self->cg, "lazyfree", 0);
+	inuse = map_anon(INUSE_LEN);
+	ASSERT_NE(MAP_FAILED, inuse);
+	ASSERT_EQ(0, no_hugepage(inuse, INUSE_LEN));
+	fill_pages(inuse, INUSE_LEN, 4);
+	snprintf(events, sizeof(events), "%s/memory.events", self->cg.path);
+	ooms0 = keyed_value(events, "oom_kill", ' ');
+	ASSERT_LE(0, ooms0);
+	pswpout0 = vmstat_get("pswpout");
+	ret = memcg_reclaim(&self->cg, INUSE_LEN / 2);
+	swapped = vmstat_get("pswpout") - pswpout0;
+	TH_LOG("lazyfree %ld B once mlocked; memory.reclaim of %lu KiB: %d, %ld pages swapped out",
+	       gauge_locked, INUSE_LEN / 2 / 1024, ret, swapped);
+	ASSERT_EQ(0, gauge_locked);
+	ASSERT_EQ(0, ret);
+	ASSERT_LE((long)(INUSE_LEN / 2 / PAGE_SZ), swapped);
+	ASSERT_EQ(ooms0, keyed_value(events, "oom_kill", ' '));
+	ASSERT_EQ(-1, first_changed_page(inuse, INUSE_LEN, 4));
+	ASSERT_EQ(-1, first_changed_page(locked, LOCKED_PAGES * PAGE_SZ, 3));
+	ASSERT_EQ(0, munlock(locked, LOCKED_PAGES * PAGE_SZ));
+	munmap(locked, LOCKED_PAGES * PAGE_SZ);
+	munmap(inuse, INUSE_LEN);
+}
+
 TEST(lazyfree_events_counted)
 {
 	long marked0, freed0;

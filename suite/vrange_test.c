@@ -1288,6 +1288,76 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_of_merged_neighbour, 120)
 }
 
 /*
+ * VRANGE_NONVOLATILE cancels pending MADV_FREE while compaction migrates
+ * the lazily free pages: a page under migration has a migration entry, not
+ * a page, in its pte, and its copy is as clean and lazily free as it was.
+ * Over a fixed time, one process marks, frees, unmarks (purged must be 0),
+ * has its cgroup reclaimed and checks every byte, while another compacts
+ * memory on the other CPU.  No page may be lost behind purged == 0.
+ */
+#define RACE_PAGES	512
+#define RACE_SECS	12
+
+static void compact_forever(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (;;)
+		if (write_file("/proc/sys/vm/compact_memory", "1"))
+			_exit(2);
+}
+
+TEST_F_TIMEOUT(vr, nonvolatile_cancel_races_compaction, 120)
+{
+	size_t len = RACE_PAGES * PAGE_SZ;
+	long rounds = 0, lost = 0, reported = 0;
+	int purged, status;
+	uint64_t end;
+	pid_t pid;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MADV_FREE();
+	NEED_MEMCG();
+	if (access("/proc/sys/vm/compact_memory", W_OK))
+		SKIP(return, "needs CONFIG_COMPACTION (no compact_memory)");
+	p = map_anon(len);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, len));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		compact_forever();
+	end = now_ns() + RACE_SECS * 1000000000ull;
+	while (now_ns() < end) {
+		fill_pages(p, len, SEED + rounds);
+		madvise(p, len, MADV_FREE);
+		purged = 7;
+		vr(p, len, VRANGE_VOLATILE, NULL);
+		vr(p, len, VRANGE_NONVOLATILE, &purged);
+		if (purged) {
+			reported++;	/* nothing was reclaimed yet */
+		} else {
+			memcg_reclaim(&self->cg, 2 * len);
+			lost += changed_pages(p, len, SEED + rounds);
+		}
+		rounds++;
+	}
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("%ld rounds, %ld pages lost behind purged == 0, %ld purges reported",
+	       rounds, lost, reported);
+	ASSERT_EQ(0, lost);
+	ASSERT_EQ(0, reported);
+	ASSERT_LT(10, rounds);
+}
+
+/*
  * The lazily free pages a child copies at fork are cancelled by the child's
  * unmark too: the child has not called MADV_FREE itself, so an unmark that
  * looks at the page tables only after MADV_FREE (vrange patch 20: a bit in
@@ -1477,6 +1547,78 @@ TEST_F(vr, einval_uffd_wp)
 }
 
 /*
+ * The other order: a range that is volatile cannot be registered for
+ * userfaultfd write-protect (a purge would drop the bit with the page).
+ */
+TEST_F(vr, uffd_wp_register_refused_on_volatile_range)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	int uffd, vmas, err, purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "needs CONFIG_USERFAULTFD (userfaultfd: %s)",
+		     strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	if (!(api.features & UFFD_FEATURE_PAGEFAULT_FLAG_WP))
+		SKIP(return, "no userfaultfd write-protect in this kernel");
+	p = volatile_area(4 * PAGE_SZ, SEED);
+	ASSERT_NE(NULL, p);
+	vmas = count_vmas();
+	reg.range.start = (unsigned long)p;
+	reg.range.len = 4 * PAGE_SZ;
+	reg.mode = UFFDIO_REGISTER_MODE_WP;
+	errno = 0;
+	err = ioctl(uffd, UFFDIO_REGISTER, &reg) ? errno : 0;
+	ASSERT_EQ(EINVAL, err);
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ((long)(4 * PAGE_SZ), vr(p, 4 * PAGE_SZ, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	/* A missing-mode registration has nothing a purge could drop */
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	close(uffd);
+	ASSERT_EQ(-1, first_changed_page(p, 4 * PAGE_SZ, SEED));
+}
+
+/*
+ * Two adjacent marks merge into one volatile VMA, so unmarking exactly
+ * what one of them marked needs a split: at vm.max_map_count that fails
+ * with ENOMEM, the range still volatile, nothing changed.
+ */
+TEST_F(vr, nonvolatile_of_one_merged_mark_at_max_map_count)
+{
+	int err, vmas, vmas_after, purged = 7;
+	long one, volatile_bytes;
+	char *p;
+
+	NEED_VRANGE();
+	p = map_anon(2 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pages(p, 2 * PAGE_SZ, SEED);
+	ASSERT_EQ(PAGE_SZ, vr(p, PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(PAGE_SZ, vr(p + PAGE_SZ, PAGE_SZ, VRANGE_VOLATILE, NULL));
+	vmas = count_vmas();
+	ASSERT_EQ(0, knob_set("/proc/sys/vm/max_map_count", "1"));
+	errno = 0;
+	one = vr(p + PAGE_SZ, PAGE_SZ, VRANGE_NONVOLATILE, &purged);
+	err = errno;
+	vmas_after = count_vmas();
+	volatile_bytes = vr(p, 2 * PAGE_SZ, VRANGE_QUERY, NULL);
+	knob_restore_all();
+	ASSERT_EQ(-1, one);
+	ASSERT_EQ(ENOMEM, err);
+	ASSERT_EQ(vmas, vmas_after);
+	ASSERT_EQ((long)(2 * PAGE_SZ), volatile_bytes);
+	ASSERT_EQ(PAGE_SZ, vr(p + PAGE_SZ, PAGE_SZ, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(-1, first_changed_page(p, 2 * PAGE_SZ, SEED));
+}
+
+/*
  * At vm.max_map_count, unmarking part of a volatile VMA needs a split and
  * fails with ENOMEM, changing nothing; unmarking all of it needs none.
  */
@@ -1559,12 +1701,12 @@ TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
 }
 
 /*
- * A page swapped out before its range was marked is not in memory, so
- * reclaim never finds it: VRANGE_NONVOLATILE purges it (SPEC 4.3), frees
- * its swap slot and reports it; QUERY reports only what reclaim purged.
+ * A page swapped out before its range was marked keeps its data through
+ * the unmark: VRANGE_NONVOLATILE asks to keep memory and is never the
+ * moment data is thrown away.  Nothing is reported, counted or freed.
  */
-VMAB_NEEDS("vr.swapped_before_marking_is_purged_at_unmark", "vrange,swap");
-TEST_F_TIMEOUT(vr, swapped_before_marking_is_purged_at_unmark, 180)
+VMAB_NEEDS("vr.swapped_before_marking_survives_unmark", "vrange,swap");
+TEST_F_TIMEOUT(vr, swapped_before_marking_survives_unmark, 180)
 {
 	long purged0;
 	int purged = 7;
@@ -1583,13 +1725,160 @@ TEST_F_TIMEOUT(vr, swapped_before_marking_is_purged_at_unmark, 180)
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
 	ASSERT_EQ(0, purged);
-	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
 	purged0 = events("pgvrange_purged");
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
-	ASSERT_EQ(1, purged);
+	ASSERT_EQ(0, purged);
+	ASSERT_EVENTS("pgvrange_purged", purged0, 0);
+	ASSERT_EQ(NPAGES, swapped_pages(p, LEN));
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
+}
+
+/*
+ * One swapped page, shared by a parent and its fork() child: each marks
+ * and unmarks its own mapping.  Each reports nothing lost and keeps the
+ * data; nothing counts as purged.
+ */
+TEST_F_TIMEOUT(vr, swapped_page_shared_by_fork_survives_both_unmarks, 180)
+{
+	int status, purged = 7;
+	long purged0;
+	pid_t pid;
+	char *p;
+
+	NEED_VRANGE();
+	if (!vmab_mode_has_swap())
+		SKIP(return, "needs an active swap device (mode %s)",
+		     vmab_mode());
+	p = map_anon(PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pages(p, PAGE_SZ, SEED);
+	ASSERT_EQ(0, madvise(p, PAGE_SZ, MADV_PAGEOUT));
+	ASSERT_EQ(1, swapped_pages(p, PAGE_SZ));
+	purged0 = events("pgvrange_purged");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (vr(p, PAGE_SZ, VRANGE_VOLATILE, NULL) != PAGE_SZ ||
+		    vr(p, PAGE_SZ, VRANGE_NONVOLATILE, &purged) != PAGE_SZ)
+			_exit(2);
+		if (purged != 0)
+			_exit(3);	/* the child's unmark lost its copy */
+		_exit(first_changed_page(p, PAGE_SZ, SEED) == -1 ? 0 : 4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(PAGE_SZ, vr(p, PAGE_SZ, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(PAGE_SZ, vr(p, PAGE_SZ, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EVENTS("pgvrange_purged", purged0, 0);
+	ASSERT_EQ(-1, first_changed_page(p, PAGE_SZ, SEED));
+}
+
+/*
+ * A volatile page that a non-volatile mapping shares after fork() is not
+ * purged but swapped out, while the range is volatile; the unmark keeps
+ * it.
+ */
+VMAB_NEEDS("vr.swapped_while_volatile_survives_unmark", "vrange,memcg,swap");
+TEST_F_TIMEOUT(vr, swapped_while_volatile_survives_unmark, 240)
+{
+	int to_child[2], to_parent[2], status, purged = 7;
+	long swapped;
+	char c = 0, *p;
+	pid_t pid;
+
+	NEED_VRANGE();
+	NEED_MEMCG();
+	if (!vmab_mode_has_swap())
+		SKIP(return, "needs an active swap device (mode %s)",
+		     vmab_mode());
+	p = map_anon(LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, LEN));
+	fill_pages(p, LEN, SEED);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* The child keeps its copy: the pages are never purged */
+		if (vr(p, LEN, VRANGE_NONVOLATILE, &purged) != (long)LEN)
+			_exit(2);
+		if (write(to_parent[1], &c, 1) != 1 ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(3);
+		_exit(first_changed_page(p, LEN, SEED) == -1 ? 0 : 4);
+	}
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	reclaim_all(&self->cg, p, LEN, 8);
+	swapped = swapped_pages(p, LEN);
+	TH_LOG("%ld of %d shared volatile pages swapped out", swapped, NPAGES);
+	ASSERT_LT(0, swapped);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_QUERY, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(0, purged);
+	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A lazily free, volatile page that fork() left mapped by two volatile
+ * VMAs is given back once: pgvrange_purged moves by one per page, in
+ * /proc/vmstat and in the cgroup's memory.stat, like pglazyfreed; and each
+ * process's unmark reports its own loss.
+ */
+TEST_F_TIMEOUT(vr, lazyfree_shared_by_fork_counts_one_purge, 240)
+{
+	int to_child[2], to_parent[2], status, purged = 7;
+	long purged0, lazyfreed0, cg_purged0, lost;
+	char c = 0, *p;
+	pid_t pid;
+
+	NEED_VRANGE();
+	NEED_MADV_FREE();
+	NEED_MEMCG();
+	p = map_anon(LEN);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, no_hugepage(p, LEN));
+	fill_pages(p, LEN, SEED);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
+	ASSERT_EQ(0, madvise(p, LEN, MADV_FREE));
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (write(to_parent[1], &c, 1) != 1 ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(3);
+		if (vr(p, LEN, VRANGE_NONVOLATILE, &purged) != (long)LEN ||
+		    purged != 1)
+			_exit(4);
+		_exit(range_is_zero(p, LEN) ? 0 : 5);
+	}
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	purged0 = events("pgvrange_purged");
+	lazyfreed0 = events("pglazyfreed");
+	cg_purged0 = memcg_stat(&self->cg, "pgvrange_purged");
+	ASSERT_LE(0, cg_purged0);	/* memory.stat shows it */
+	lost = reclaim_all(&self->cg, p, LEN, 8);
+	ASSERT_EQ(NPAGES, lost);
+	ASSERT_EVENTS("pglazyfreed", lazyfreed0, NPAGES);
 	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
-	ASSERT_EQ(0, swapped_pages(p, LEN));
-	ASSERT_EQ(1, range_is_zero(p, LEN));
+	ASSERT_EQ(NPAGES, memcg_stat(&self->cg, "pgvrange_purged") -
+		  cg_purged0);
+	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
+	ASSERT_EQ(1, purged);
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
 /*

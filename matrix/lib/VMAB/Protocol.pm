@@ -3,9 +3,10 @@ package VMAB::Protocol;
 # side.
 #   In: the kernel command line tells /init what to run (cmdline):
 #     vmab_variant=NAME vmab_modes=MODE[,MODE...] vmab_list=FILE[,FILE...]
+#     vmab_cpus=N (the CPUs QEMU gave: /init fails a boot that sees fewer)
 #   Out: /init writes to the results channel (ttyS1, apart from the kernel
 #   console on ttyS0) one frame line around each program's TAP 13 output:
-#     @@vmab hello variant=V kernel=K modes=M clocksource=C
+#     @@vmab hello variant=V kernel=K modes=M clocksource=C cpus=N
 #     @@vmab begin mode=M prog=P
 #     ...TAP from P, including "# @data {json}" lines...
 #     @@vmab end mode=M prog=P rc=N ms=N clocksource=C
@@ -26,17 +27,18 @@ our $CHANNEL = '/dev/ttyS1';
 # The fields each frame carries, in order; an end line from before the
 # clocksource was kept has none.
 my %FIELDS = (
-	hello => [qw(variant kernel modes clocksource)],
+	hello => [qw(variant kernel modes clocksource cpus)],
 	begin => [qw(mode prog)],
 	end => [qw(mode prog rc ms clocksource)],
 	done => [],
 );
 
-# cmdline(variant => V, modes => 'a,b', list => FILE[,FILE]) -> the vmab_
-# part of the kernel command line.
+# cmdline(variant => V, modes => 'a,b', list => FILE[,FILE], [cpus => N])
+# -> the vmab_ part of the kernel command line.
 sub cmdline {
 	my (%o) = @_;
-	return "vmab_variant=$o{variant} vmab_modes=$o{modes} vmab_list=$o{list}";
+	return "vmab_variant=$o{variant} vmab_modes=$o{modes} vmab_list=$o{list}"
+		. (defined $o{cpus} ? " vmab_cpus=$o{cpus}" : '');
 }
 
 # frame(kind, field => value, ...) -> "@@vmab KIND field=value ..." in the

@@ -26,12 +26,17 @@ use VMAB::File qw(slurp);
 use VMAB::Log qw(info);
 use VMAB::Protocol qw(cmdline parse_frame);
 
-our @EXPORT_OK = qw(boot probe_accel qemu_version kill_all
+our @EXPORT_OK = qw(boot probe_accel qemu_version kill_all $GUEST_CPUS
 		    host_tsc_khz clock_args kernel_cmdline);
 
 our $QEMU = 'qemu-system-x86_64';
 our $FLOOD_BYTES = 64 << 20;	# a console this big is a runaway guest
 our $GUEST_MEM_MIB = 2048;	# a guest's -m (VMAB::Scale counts it)
+# A guest's CPUs.  QEMU 7.2's "-smp 2" is one socket of two cores, and the
+# MP table its firmware writes names one CPU per socket: a kernel without
+# ACPI (tinyconfig) then brings up one.  One core per socket gives the
+# kernel every CPU; /init fails the boot if it sees fewer (vmab_cpus=).
+our $GUEST_CPUS = 2;
 my %live;			# pid => 1
 
 sub kill_all {
@@ -97,13 +102,19 @@ sub kernel_cmdline {
 	return "console=ttyS0 panic=-1 $CLOCK" . (length($append // '') ? " $append" : '');
 }
 
+# -smp for n CPUs, each a socket of its own (see $GUEST_CPUS).
+sub smp_arg {
+	my ($n) = @_;
+	return "$n,sockets=$n,cores=1,threads=1";
+}
+
 # boot(kernel, initrd, append, accel, timeout, console, results,
 #      [swap_img], [mem], [smp]) -> { timed_out, flooded, status, seconds }
 sub boot {
 	my (%o) = @_;
 	my @cmd = ($QEMU, '-nodefaults', '-no-reboot', '-display', 'none',
 		'-accel', $o{accel}, '-cpu', $o{accel} eq 'kvm' ? 'host' : 'max',
-		'-smp', $o{smp} // 2, '-m', $o{mem} // $GUEST_MEM_MIB,
+		'-smp', smp_arg($o{smp} // $GUEST_CPUS), '-m', $o{mem} // $GUEST_MEM_MIB,
 		'-kernel', $o{kernel}, '-initrd', $o{initrd},
 		'-append', kernel_cmdline($o{append}),
 		'-serial', "file:$o{console}", '-serial', "file:$o{results}");
