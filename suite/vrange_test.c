@@ -1738,6 +1738,7 @@ TEST_F_TIMEOUT(vr, swapped_before_marking_survives_unmark, 180)
  * and unmarks its own mapping.  Each reports nothing lost and keeps the
  * data; nothing counts as purged.
  */
+VMAB_NEEDS("vr.swapped_page_shared_by_fork_survives_both_unmarks", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapped_page_shared_by_fork_survives_both_unmarks, 180)
 {
 	int status, purged = 7;
