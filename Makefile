@@ -8,9 +8,15 @@
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
 #   make checkpatch  every patch through the tree's checkpatch.pl --strict
+#   make check-series  build the tree after each patch of the series on its
+#                 own (bisectability; hours on 2 cores, never part of check)
 #   make config-deps at most 60 objects of each built variant depend on a
 #                 design's option (Kbuild's fixdep; make check runs it)
-#   make test-host   the driver's host-side unit tests (no tree needed)
+#   make test-host   the host-side tests (the tree first: two of them
+#                 compile the suite against its kselftest harness)
+#   make host-bench  the benchmarks of suite/host-bench.list built for this
+#                 host and run on it (never part of check): out/host-bench/,
+#                 out/results/host-bench.json (docs/host-bench.md)
 #   make report   classify and judge each variant's last boot again, then
 #                 regenerate out/report from out/results/matrix.json
 #   make check-report  render out/report/report.html in headless Chromium:
@@ -37,9 +43,16 @@ check: deps test-host checkpatch
 check-report: deps
 	$(PERL) tools/check-report.pl out/report
 
-# The unit tests need no kernel tree; checkpatch runs the patched tree's
-# scripts/checkpatch.pl on the patches, so it waits for make tree.
-test-host: deps
+# suite_lib.t and suite_names.t compile the suite against the tree's
+# kselftest harness (fail without it), and checkpatch runs the patched
+# tree's scripts/checkpatch.pl: both wait for the tree, so that a fresh
+# clone (CI) runs every host test.  The harness comes from the tarball, so
+# once it is there test-host needs no driver (nor its lock).
+HARNESS := out/src/linux/tools/testing/selftests/kselftest_harness.h
+$(HARNESS):
+	$(DRIVER) tree
+
+test-host: deps $(HARNESS)
 	prove -I matrix/lib matrix/t
 
 checkpatch: deps tree
@@ -52,6 +65,10 @@ config-deps:
 tree: deps
 	$(DRIVER) tree
 
+# Every patch builds on its own; seeded from the both variant's .config.
+check-series: deps tree
+	nice -n 19 tools/check-series-builds.sh
+
 bench: deps
 	$(DRIVER) run $(VARIANTS) --set bench --list bench.list --timeout-factor 2 --judge
 
@@ -61,10 +78,13 @@ stress: deps
 report:
 	$(DRIVER) report
 
+host-bench: deps tree
+	$(PERL) tools/host-bench.pl
+
 clean:
 	rm -rf out/build out/guest out/results out/report out/logs
 
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host checkpatch config-deps bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch check-series config-deps host-bench bench stress report clean distclean

@@ -19,7 +19,7 @@
  * test: vrange marks per VMA, so its cost is flat in size; MADV_FREE and
  * MADV_DONTNEED walk every page.
  *
- * Usage: bench_mark [-m MAX] [-n MIN] [-p MAX] [-r REPS] [-t SECONDS] [-M MODES [-s MAX]]
+ * Usage: bench_mark [-m MAX] [-n MIN] [-p MAX] [-r REPS] [-t SECONDS] [-M TRAITS [-s MAX]]
  *   -m MAX     largest size (default 1G; capped to 3/4 of MemAvailable)
  *   -n MIN     smallest size (default 4K); sizes grow by 4x
  *   -p MAX     largest size that gets the purge cycle (default 1G); it runs
@@ -28,7 +28,9 @@
  *   -r REPS    repeats at the small sizes (default 15; fewer at large ones)
  *   -t SECONDS soft budget per design (default 80): a size that would
  *              overrun it (4x the time of the size before) is skipped
- *   -M MODES   comma-separated run-time modes that get the full sweep; in
+ *   -M TRAITS  the run-time mode that gets the full sweep, as what it has:
+ *              swap or noswap, classic or mglru, comma-separated (swap,classic;
+ *              from VMAB_SWAP and VMAB_LRU, never the mode's name); in
  *              any other mode the sweep stops at -s (default 16M), since the
  *              cost of marking does not depend on the mode, and the boot's
  *              time under TCG is limited
@@ -68,23 +70,28 @@ static struct {
 	size_t max, min, small_max, purge_max;
 	int reps;
 	int budget_s;
-	const char *full_modes;
+	const char *full_traits;
 } opt = { 1UL << 30, PAGE_SZ, 16UL << 20, 1UL << 30, 15, 80, NULL };
 
 static struct memcg cg;
 static int have_cg;
 
-static int mode_listed(const char *list, const char *mode)
+/* 1 if this mode has every trait of the list ("swap,classic"), -1 on a bad one. */
+static int mode_has(const char *list)
 {
-	size_t n = strlen(mode);
-	const char *p = list;
+	char buf[64], *w, *save;
+	int has = 1;
 
-	while ((p = strstr(p, mode))) {
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
-			return 1;
-		p += n;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(w, "swap") || !strcmp(w, "noswap"))
+			has &= vmab_mode_has_swap() == !strcmp(w, "swap");
+		else if (!strcmp(w, "mglru") || !strcmp(w, "classic"))
+			has &= vmab_mode_is_mglru() == !strcmp(w, "mglru");
+		else
+			return -1;
 	}
-	return 0;
+	return has;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -442,10 +449,10 @@ int main(int argc, char **argv)
 		case 'p': bad |= parse_size(optarg, &opt.purge_max); break;
 		case 'r': opt.reps = atoi(optarg); break;
 		case 't': opt.budget_s = atoi(optarg); break;
-		case 'M': opt.full_modes = optarg; break;
+		case 'M': opt.full_traits = optarg; break;
 		case 's': bad |= parse_size(optarg, &opt.small_max); break;
 		default:
-			fprintf(stderr, "usage: %s [-m MAX] [-n MIN] [-p MAX] [-r REPS] [-t S] [-M MODES [-s MAX]]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-m MAX] [-n MIN] [-p MAX] [-r REPS] [-t S] [-M TRAITS [-s MAX]]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -456,7 +463,11 @@ int main(int argc, char **argv)
 	if (opt.reps < 1 || opt.reps > MAX_REPS)
 		opt.reps = opt.reps < 1 ? 1 : MAX_REPS;
 	max = opt.max;
-	if (opt.full_modes && !mode_listed(opt.full_modes, vmab_mode()) && opt.small_max < max)
+	if (opt.full_traits && mode_has(opt.full_traits) < 0) {
+		fprintf(stderr, "bench_mark: -M wants swap or noswap, classic or mglru\n");
+		return 2;
+	}
+	if (opt.full_traits && !mode_has(opt.full_traits) && opt.small_max < max)
 		max = opt.small_max;
 	max = fit_max(max);
 	for (sz = opt.min < PAGE_SZ ? PAGE_SZ : opt.min; sz <= max && nsizes < MAX_SIZES; sz *= 4)

@@ -6,14 +6,18 @@
 # Kernel command line (unknown parameters reach us as environment):
 #   vmab_variant=NAME  vmab_modes=MODE[,MODE...]  vmab_list=FILE[,FILE...]
 #   vmab_cpus=N (the CPUs QEMU gave: fewer online fails the boot)
-# A mode is swap-classic, swap-mglru, noswap-classic or noswap-mglru.
-# Each program's output is framed by lines the host parses (matrix/lib/VMAB/Tap.pm):
+# A mode is swap-classic, swap-mglru, noswap-classic or noswap-mglru.  This
+# is the one place in the guest that reads a mode's name: each program gets
+# what the mode set up as environment variables,
+#   VMAB_SWAP=on|off  VMAB_LRU=classic|mglru  (VMAB_MODE: the name, for messages)
+# (suite/lib/mode.c reads them; on the host, VMAB::Variants::mode_traits).
+# Each program's output is framed by lines the host parses (matrix/lib/VMAB/Protocol.pm):
 #   @@vmab begin mode=M prog=P
 #   @@vmab end mode=M prog=P rc=N ms=N clocksource=C
 # and the run ends with "@@vmab done".  The hello line and each end line
 # name the kernel's clocksource at that moment: a benchmark that ended on
 # a jiffies clock timed itself in 4 ms steps, and the judge says so
-# (VMAB::Judge; the clock arguments are VMAB::Qemu's).
+# (VMAB::Expectations; the clock arguments are VMAB::Qemu's).
 # A list line "once PROG ARGS" runs PROG in the first mode only, so once per
 # variant (vmab_once=0 on the command line: in none of the modes).
 /bin/busybox --install -s /bin
@@ -106,15 +110,18 @@ say "@@vmab hello variant=$VMAB_VARIANT kernel=$(uname -r) modes=${vmab_modes:-n
 once=${vmab_once:-1}
 for mode in $(echo "${vmab_modes:-noswap-classic}" | tr , ' '); do
 	case $mode in
-	swap-*) set_swap on || die "mode $mode: swapon /dev/vda failed" ;;
-	noswap-*) set_swap off ;;
+	swap-*) VMAB_SWAP=on ;;
+	noswap-*) VMAB_SWAP=off ;;
 	*) die "unknown mode $mode" ;;
 	esac
 	case $mode in
-	*-mglru) set_lru mglru || die "mode $mode: no /sys/kernel/mm/lru_gen (CONFIG_LRU_GEN=n)" ;;
-	*) set_lru classic ;;
+	*-mglru) VMAB_LRU=mglru ;;
+	*-classic) VMAB_LRU=classic ;;
+	*) die "unknown mode $mode" ;;
 	esac
-	export VMAB_MODE=$mode
+	set_swap $VMAB_SWAP || die "mode $mode: swapon /dev/vda failed"
+	set_lru $VMAB_LRU || die "mode $mode: no /sys/kernel/mm/lru_gen (CONFIG_LRU_GEN=n)"
+	export VMAB_MODE=$mode VMAB_SWAP VMAB_LRU
 	# shellcheck disable=SC2086
 	merged_lists $lists | while read -r prog args; do
 		case $prog in ''|'#'*) continue ;; esac

@@ -873,6 +873,8 @@ static void read_counters(struct counters *c)
 	c->lazyfreed = vmstat_get("pglazyfreed");
 }
 
+VMAB_NEEDS("stress_no_leaked_swap", "swap");
+
 int main(int argc, char **argv)
 {
 	int seconds = 25, nprocs = 2, nthreads = 4, opt, i, failed = 0;

@@ -731,6 +731,7 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 }
 
 /* swapoff walks every page table: purged markers are not swap entries. */
+VMAB_NEEDS("vr.swapoff_keeps_purged_state", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapoff_keeps_purged_state, 300)
 {
 	int purged = 7, off, err;
@@ -1035,7 +1036,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged, 180)
 
 	NEED_VRANGE();
 	NEEDS(need_thp());
-	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	knob_set(THP_ENABLED, "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
@@ -1064,7 +1065,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 	NEED_VRANGE();
 	NEED_MEMCG();
 	NEEDS(need_thp());
-	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	knob_set(THP_ENABLED, "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
@@ -1411,7 +1412,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_thp, 180)
 	NEED_VRANGE();
 	NEED_MADV_FREE();
 	NEEDS(need_thp());
-	write_file("/sys/kernel/mm/transparent_hugepage/enabled", "madvise");
+	knob_set(THP_ENABLED, "madvise");
 	p = map_anon_aligned(len, HPAGE_SZ);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
@@ -1667,6 +1668,7 @@ static long swapped_pages(char *p, size_t len)
  * A volatile page in the swap cache (swapped out, then read back in) is
  * purged like any other, not left on swap.
  */
+VMAB_NEEDS("vr.swap_cache_page_is_purged", "vrange,swap");
 TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
 {
 	long purged0;
@@ -1703,6 +1705,7 @@ TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
  * the unmark: VRANGE_NONVOLATILE asks to keep memory and is never the
  * moment data is thrown away.  Nothing is reported, counted or freed.
  */
+VMAB_NEEDS("vr.swapped_before_marking_survives_unmark", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapped_before_marking_survives_unmark, 180)
 {
 	long purged0;
@@ -1735,6 +1738,7 @@ TEST_F_TIMEOUT(vr, swapped_before_marking_survives_unmark, 180)
  * and unmarks its own mapping.  Each reports nothing lost and keeps the
  * data; nothing counts as purged.
  */
+VMAB_NEEDS("vr.swapped_page_shared_by_fork_survives_both_unmarks", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapped_page_shared_by_fork_survives_both_unmarks, 180)
 {
 	int status, purged = 7;
@@ -1777,6 +1781,7 @@ TEST_F_TIMEOUT(vr, swapped_page_shared_by_fork_survives_both_unmarks, 180)
  * purged but swapped out, while the range is volatile; the unmark keeps
  * it.
  */
+VMAB_NEEDS("vr.swapped_while_volatile_survives_unmark", "vrange,memcg,swap");
 TEST_F_TIMEOUT(vr, swapped_while_volatile_survives_unmark, 240)
 {
 	int to_child[2], to_parent[2], status, purged = 7;
@@ -1881,6 +1886,7 @@ TEST_F_TIMEOUT(vr, lazyfree_shared_by_fork_counts_one_purge, 240)
  * Only a volatile range gives up its swapped pages: unmarking a range that
  * was never marked keeps them.
  */
+VMAB_NEEDS("vr.swapped_pages_of_nonvolatile_range_stay", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapped_pages_of_nonvolatile_range_stay, 180)
 {
 	int purged = 7;

@@ -27,6 +27,7 @@ jobs=${JOBS:-2}
 linux=$top/out/src/linux
 seedcfg=$top/out/build/both/.config
 
+[ -s "$seedcfg" ] || { echo "no $seedcfg: build the both variant first (matrix/vmab build --variants both)" >&2; exit 2; }
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 case $work in /|"$top"|"$top"/*) echo "refusing WORKDIR $work" >&2; exit 2;; esac

@@ -4,10 +4,10 @@
  * seconds and print the steps it moves in, with the clocksource it read.
  * On refined-jiffies it moves in 4 ms steps (HZ=250); on the TSC in well
  * under a microsecond, even under TCG.  A check of VMAB::Qemu's clock
- * arguments, booted with tools/devboot.sh:
+ * arguments, booted with the driver's quick boot:
  *
  *   gcc -static -O2 -o /tmp/clock-steps tools/clock-steps.c
- *   tools/devboot.sh out/both/bzImage /tmp/clock-steps
+ *   matrix/vmab boot --variant both --prog /tmp/clock-steps
  *
  * One TAP result: ok when the median step seen while spinning (the
  * clock's resolution as a program sees it; the largest steps are the

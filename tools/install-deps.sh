@@ -1,5 +1,8 @@
 #!/bin/bash
-# Install the Debian packages the project needs, when any is missing.
+# make deps: install the Debian packages the project needs, when any is
+# missing.  Every target that builds or boots depends on it, and it is the
+# only place that installs anything; it says what it is about to install
+# before it starts.
 set -euo pipefail
 pkgs=(linux-source qemu-system-x86 busybox-static ccache flex bison bc
       libelf-dev libssl-dev cpio gzip xz-utils gnuplot-nox perl gcc make git
@@ -11,7 +14,8 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "deps: installing ${missing[*]}"
+echo "make deps: about to install ${#missing[@]} Debian package(s) with apt-get" \
+	"(root, or sudo): ${missing[*]}"
 sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,10 +1,10 @@
 # Where a variant's build starts: its own folder, a copy of an earlier
-# variant's, or nothing (VMAB::Build::chain_plan); and the copy itself.
+# variant's, or nothing (VMAB::Kbuild::chain_plan); and the copy itself.
 use strict;
 use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
-use VMAB::Build qw(chain_plan chain_build_dir built_from_tree objects_depending_on few_objects_to_rebuild);
+use VMAB::Kbuild qw(chain_plan chain_build_dir built_from_tree objects_depending_on few_objects_to_rebuild);
 use VMAB::File qw(slurp spew);
 
 my @order = qw(none madv-free both vrange swapless debug);
@@ -75,7 +75,7 @@ mkdir "$d/a/sub";
 spew("$d/a/sub/x.o", 'object');
 utime(1_000_000, 1_000_000, "$d/a/sub/x.o");
 symlink('/nowhere', "$d/a/source");
-spew("$d/a/$VMAB::Build::BUILT_STAMP", "tree NEW\nfrom -\n");
+spew("$d/a/$VMAB::Kbuild::BUILT_STAMP", "tree NEW\nfrom -\n");
 is(built_from_tree("$d/a"), 'NEW', 'the stamp names the tree commit');
 mkdir "$d/b";
 spew("$d/b/stale", '');

@@ -9,7 +9,7 @@ use FindBin;
 use File::Temp qw(tempdir);
 use VMAB::File qw(spew slurp);
 use VMAB::Guest qw(ldd_closure copy_host_files read_host_files);
-use VMAB::Judge qw(load_known expect);
+use VMAB::Expectations qw(load_known expect);
 use VMAB::Report::Bench;
 
 my $top = "$FindBin::Bin/../..";

@@ -1,7 +1,7 @@
 # A build farm through ccache's prefix command: a distccd on 127.0.0.1 only,
 # a compile through CCACHE_PREFIX=distcc ccache gcc with DISTCC_HOSTS naming
 # it, and distccd's log saying the compile ran there.  This is what
-# VMAB::Build does when DISTCC_HOSTS is set.
+# VMAB::Kbuild does when DISTCC_HOSTS is set.
 use strict;
 use warnings;
 use Test::More;

@@ -27,8 +27,7 @@ sub args_error { eval { VMAB::Driver::parse_args([@_], top => '/p', env => {}) }
 # The command line.
 is(args()->[0], 'run', 'no command: the whole run');
 is(args('tree')->[0], 'tree', 'a command');
-is_deeply([map { args($_)->[0] } qw(--tree-only --build-only --report-only)], [qw(tree build report)],
-	  'the option-style commands still work');
+like(args_error('--tree-only'), qr/bad options/, 'the old option-style commands are gone');
 my ($cmd, $opt) = @{args('--variants', 'none,both', 'run', '--judge', '--set', 'bench')};
 is_deeply([$cmd, @$opt{qw(variants judge set out list)}], ['run', 'none,both', 1, 'bench', '/p/out', 'run.list'],
 	  'options before and after the command');
@@ -38,7 +37,6 @@ my (undef, $envopt) = VMAB::Driver::parse_args([], top => '/p', env => { V => 'l
 is_deeply([@$envopt{qw(variants rerun accel)}], ['lean', 1, 'tcg'], 'V, RERUN and VMAB_ACCEL from the environment');
 like(args_error('frob'), qr/unknown command 'frob'/, 'an unknown command');
 like(args_error('tree', 'build'), qr/one command/, 'two commands');
-like(args_error('run', '--tree-only'), qr/not both/, 'a command and an option-style one');
 like(args_error('--accel', 'xen'), qr/auto, kvm or tcg/, 'a bad accelerator');
 like(args_error('run', '--prog', 'x'), qr/for vmab boot/, '--prog only with boot');
 like(args_error('boot', '--prog', 'x', '--fixtures', '--kernel', 'k'), qr/one at a time/, '--prog or --fixtures');

@@ -85,10 +85,10 @@ is_deeply([map { $_->{title} } VMAB::Designs::designs()], ['A: vrange', 'B: MADV
 }
 
 # The judge reads the same table: a test naming a design needs its option.
-use VMAB::Judge;
-is_deeply(VMAB::Judge::name_needs('map_droppable_test/drops_on_reclaim'), { CONFIG_MAP_DROPPABLE => 1 },
+use VMAB::Expectations;
+is_deeply(VMAB::Expectations::name_needs('map_droppable_test/drops_on_reclaim'), { CONFIG_MAP_DROPPABLE => 1 },
 	  'the judge: a test naming droppable needs CONFIG_MAP_DROPPABLE');
-is_deeply(VMAB::Judge::name_needs('scenario_test/scn.both_designs'), { CONFIG_VRANGE => 1, CONFIG_MADV_FREE => 1 },
+is_deeply(VMAB::Expectations::name_needs('scenario_test/scn.both_designs'), { CONFIG_VRANGE => 1, CONFIG_MADV_FREE => 1 },
 	  '... and both_designs needs A and B, not C');
 
 # The thresholds are the guest's and the contract's numbers.

@@ -7,6 +7,7 @@ use FindBin;
 use VMAB::File qw(slurp);
 use VMAB::Results qw(exit_status);
 use VMAB::Record qw(variant_record);
+use VMAB::Protocol qw(frame);
 use VMAB::Tap qw(parse_results);
 
 my $m = { variants => {

@@ -60,7 +60,7 @@ is_deeply($r->{data}, [{ kind => 'scenario', pages => 4, mode => 'm', prog => 'p
 is_deeply($r->{bad_data}, [{ mode => 'm', prog => 'p', line => '# @data {broken json' }],
 	  'bad @data kept aside, with its mode and program');
 {
-	use VMAB::Judge qw(data_problems);
+	use VMAB::Expectations qw(data_problems);
 	my ($p) = data_problems($r);
 	is_deeply([@$p{qw(mode id want got what)}], ['m', 'p/*', 'a JSON object', 'malformed', 'malformed @data line'],
 		  'the judge reports a malformed @data line as a problem');

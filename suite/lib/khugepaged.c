@@ -5,7 +5,7 @@
 
 #include "vmab.h"
 
-#define KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged/"
+#define KHUGEPAGED THP_DIR "khugepaged/"
 
 int khugepaged_fast(void)
 {

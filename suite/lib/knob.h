@@ -12,6 +12,10 @@
 #ifndef VMAB_KNOB_H
 #define VMAB_KNOB_H
 
+/* THP's knobs: written only through knob_set(), so they are put back. */
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
+#define THP_ENABLED THP_DIR "enabled"
+
 /* Save the file's value (once) and write val.  0 or -errno. */
 int knob_set(const char *path, const char *val);
 int knob_set_long(const char *path, long val);

@@ -256,4 +256,22 @@ TEST(data_line_is_json)
 	ASSERT_EQ('9', d.buf[d.len - 1]);
 }
 
+/* The mode's traits come from VMAB_SWAP and VMAB_LRU, never from its name. */
+TEST(mode_traits_from_the_environment)
+{
+	setenv("VMAB_MODE", "swap-mglru", 1);
+	unsetenv("VMAB_SWAP");
+	unsetenv("VMAB_LRU");
+	ASSERT_FALSE(vmab_mode_has_swap());
+	ASSERT_FALSE(vmab_mode_is_mglru());
+	setenv("VMAB_SWAP", "on", 1);
+	setenv("VMAB_LRU", "mglru", 1);
+	ASSERT_TRUE(vmab_mode_has_swap());
+	ASSERT_TRUE(vmab_mode_is_mglru());
+	setenv("VMAB_SWAP", "off", 1);
+	setenv("VMAB_LRU", "classic", 1);
+	ASSERT_FALSE(vmab_mode_has_swap());
+	ASSERT_FALSE(vmab_mode_is_mglru());
+}
+
 TEST_HARNESS_MAIN

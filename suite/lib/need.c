@@ -14,7 +14,7 @@ static const char *need_path(const char *path, const char *why)
 
 const char *need_thp(void)
 {
-	return need_path("/sys/kernel/mm/transparent_hugepage/enabled",
+	return need_path(THP_ENABLED,
 			 "needs CONFIG_TRANSPARENT_HUGEPAGE (no /sys/kernel/mm/transparent_hugepage)");
 }
 

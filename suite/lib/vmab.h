@@ -2,9 +2,11 @@
 /*
  * Helpers shared by every in-guest test and benchmark program.
  *
- * The guest's /init (suite/init.sh) sets the run-time mode before it starts
- * a program and exports it as VMAB_MODE: "swap-classic", "swap-mglru",
- * "noswap-classic" or "noswap-mglru".  VMAB_VARIANT names the kernel variant.
+ * The guest's /init (suite/init.sh) sets the run-time mode up before it
+ * starts a program and exports what it set: VMAB_SWAP (on or off) and
+ * VMAB_LRU (classic or mglru), read by vmab_mode_has_swap() and
+ * vmab_mode_is_mglru(); VMAB_MODE is the mode's name ("swap-classic"...),
+ * for messages only.  VMAB_VARIANT names the kernel variant.
  */
 #ifndef VMAB_H
 #define VMAB_H
@@ -16,6 +18,7 @@
 
 #include "data.h"
 #include "knob.h"
+#include "needs.h"
 #include "prng.h"
 #include "sigbus.h"
 #include "size.h"
@@ -54,8 +57,8 @@ static inline long sys_vrange(unsigned long start, size_t len, int mode,
 /* Run-time mode, from the environment /init gives each program. */
 const char *vmab_mode(void);
 const char *vmab_variant(void);
-int vmab_mode_has_swap(void);	/* a swap device is active */
-int vmab_mode_is_mglru(void);	/* /sys/kernel/mm/lru_gen/enabled is on */
+int vmab_mode_has_swap(void);	/* VMAB_SWAP=on: a swap device is active */
+int vmab_mode_is_mglru(void);	/* VMAB_LRU=mglru: lru_gen/enabled is on */
 
 /* Which designs this kernel has (probed, not taken from the variant name). */
 int vrange_supported(void);	/* vrange() is not ENOSYS */

@@ -16,7 +16,7 @@ package VMAB::Designs;
 #   letter, title  its letter and column heading ("A", "A: vrange")
 #   kconfig    the Kconfig symbol that builds it in (the judge: a test that
 #              names the design needs it)
-#   names      how a test id or skip reason names it (VMAB::Judge)
+#   names      how a test id or skip reason names it (VMAB::Expectations)
 #   in_both    one of the two designs of 2014 a "both_designs" test needs
 #   counter_discarded   the /proc/vmstat event of pages reclaim took from
 #                       it (undef: none counts them)

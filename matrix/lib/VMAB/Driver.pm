@@ -16,7 +16,7 @@ use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use File::Path qw(make_path);
 use Getopt::Long qw(GetOptionsFromArray);
-use VMAB::Judge qw(load_known);
+use VMAB::Expectations qw(load_known);
 use VMAB::Lock qw(lock_out);
 use VMAB::Log qw(info phase);
 use VMAB::Qemu qw(kill_all);
@@ -30,9 +30,6 @@ use VMAB::Tree qw(prepare_tree);
 use VMAB::Variants qw(load_variants select_variants);
 
 our @COMMANDS = qw(tree build boot judge report run);
-
-# The old option-style invocations, each the command it was.
-my %LEGACY = ('tree-only' => 'tree', 'build-only' => 'build', 'report-only' => 'report');
 
 # parse_args(\@argv, top => project folder, env => \%ENV)
 #   -> ($command, \%opt); dies with a usage message.  Options may come
@@ -54,13 +51,10 @@ sub parse_args {
 	GetOptionsFromArray(\@args, \%opt, 'variants|variant|V=s', 'list=s', 'tarball=s', 'out=s',
 		'jobs|j=i', 'boot-jobs=i', 'timeout-factor=f', 'accel=s', 'judge!', 'rerun!', 'set=s',
 		'prog=s@', 'kernel=s', 'modes=s', 'config=s', 'run-list=s', 'fixtures:s', 'fixtures-dir=s',
-		'report-only', 'build-only', 'tree-only', 'help|h', 'man')
+		'help|h', 'man')
 		or die "bad options\n";
-	my @legacy = grep { $opt{$_} } sort keys %LEGACY;
 	die "give one command, not @args\n" if @args > 1;
-	die "give a command or --$legacy[0], not both\n" if @args && @legacy;
-	die "--tree-only, --build-only and --report-only exclude one another\n" if @legacy > 1;
-	my $cmd = @args ? $args[0] : @legacy ? $LEGACY{$legacy[0]} : 'run';
+	my $cmd = @args ? $args[0] : 'run';
 	die "unknown command '$cmd' (one of @COMMANDS)\n" unless grep { $_ eq $cmd } @COMMANDS;
 	die "--accel must be auto, kvm or tcg\n" unless $opt{accel} =~ /^(auto|kvm|tcg)$/;
 	my $dev = @{$opt{prog}} || defined $opt{fixtures};
@@ -129,7 +123,7 @@ sub matrix_command {
 	-f "$ctx->{top}/suite/$_" or die "no program list suite/$_\n" for @lists;
 	my $all = load_variants("$ctx->{top}/matrix/variants.conf");
 	my $variants = select_variants($all, $opt->{variants});
-	my $known = load_known("$ctx->{top}/matrix/known.tsv");
+	my $known = load_known("$ctx->{top}/matrix/known.tsv", "$ctx->{top}/suite");
 	make_path($ctx->{logs});
 	my $tree = "$ctx->{out}/src/linux";
 	my $built;
@@ -168,7 +162,7 @@ sub built_before {
 		my %ph = %{$m->{variants}{$n}{phases} // {}};
 		delete @ph{grep { /^boot/ } keys %ph};
 		$built{$n} = { phases => \%ph,
-			       release => VMAB::Build::kernel_release("$ctx->{out}/build/$n") };
+			       release => VMAB::Kbuild::kernel_release("$ctx->{out}/build/$n") };
 	}
 	return \%built;
 }
@@ -180,7 +174,7 @@ sub judge_command {
 	my $m = load_matrix($ctx->{json_file});
 	die "no results in $ctx->{json_file} yet: run that set first (make matrix, bench or stress)\n"
 		unless %{$m->{variants}};
-	my $known = load_known("$ctx->{top}/matrix/known.tsv");
+	my $known = load_known("$ctx->{top}/matrix/known.tsv", "$ctx->{top}/suite");
 	for my $n (rejudge_matrix($ctx, $m, $known)) {
 		my $x = $m->{variants}{$n};
 		info("$n: $x->{outcome}, " . scalar(@{$x->{problems}}) . ' unexpected result(s)');
@@ -206,7 +200,7 @@ sub dev_command {
 	VMAB::Variants::mode_traits($_) for @{$v->{modes}};
 	my ($rec, $dir) = dev_boot($ctx, variant => $v, progs => $opt->{prog}, list => $opt->{'run-list'},
 		kernel => $opt->{kernel} // "$ctx->{out}/$name/bzImage", config => $opt->{config},
-		known => load_known("$ctx->{top}/matrix/known.tsv"));
+		known => load_known("$ctx->{top}/matrix/known.tsv", "$ctx->{top}/suite"));
 	print dev_summary($rec, $dir);
 	return $rec->{outcome} eq 'PASS' && !@{$rec->{problems}} ? 0 : 1;
 }

@@ -16,7 +16,9 @@ use File::Copy qw(copy);
 use File::Path qw(make_path);
 use File::Temp qw(tempdir);
 use VMAB::File qw(slurp spew);
+use VMAB::Guest qw(write_initramfs);
 use VMAB::Log qw(info);
+use VMAB::Protocol qw(frame $CHANNEL);
 use VMAB::Qemu qw(boot);
 
 our @EXPORT_OK = qw(record_fixtures fixture_init @FIXTURES);
@@ -26,12 +28,14 @@ our @FIXTURES = qw(panic hang oom bootfail flood);
 # How long each may run (seconds).
 my %TIMEOUT = (panic => 60, hang => 20, oom => 120, bootfail => 20, flood => 15);
 
-my $PRE = <<'EOS';
+my $MODE = 'noswap-classic';
+my $PRE = <<'EOS' . <<"EOS";
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t devtmpfs d /dev; mount -t sysfs s /sys
-say() { echo "$*" > /dev/ttyS1; }
-say "@@vmab hello variant=fixture kernel=$(uname -r) modes=noswap-classic"
+EOS
+say() { echo "\$*" > $CHANNEL; }
+say "@{[frame(hello => variant => 'fixture', kernel => '$(uname -r)', modes => $MODE)]}"
 EOS
 
 # fixture_init($name) -> the /init script of that fixture's image, or undef
@@ -39,20 +43,22 @@ EOS
 sub fixture_init {
 	my ($name) = @_;
 	return {
-		hang => "$PRE" . <<'EOS',
-say '@@vmab begin mode=noswap-classic prog=base_test'
+		hang => "$PRE" . <<"EOS",
+say '@{[frame(begin => mode => $MODE, prog => 'base_test')]}'
 sleep 1000
 EOS
-		oom => "$PRE" . <<'EOS',
-say '@@vmab begin mode=noswap-classic prog=hog'
+		oom => "$PRE" . <<"EOS" . <<'EOS' . <<"EOS",
+say '@{[frame(begin => mode => $MODE, prog => 'hog')]}'
+EOS
 say 'TAP version 13'
 say '1..1'
 mkdir /tmp/cg; mount -t cgroup2 c /tmp/cg; echo +memory > /tmp/cg/cgroup.subtree_control
 mkdir /tmp/cg/hog; echo 16M > /tmp/cg/hog/memory.max
 sh -c 'echo $$ > /tmp/cg/hog/cgroup.procs; exec dd if=/dev/zero bs=64M count=1 of=/dev/null'
 [ $? -eq 137 ] && say 'ok 1 hog_oom_killed' || say 'not ok 1 hog_oom_killed'
-say "@@vmab end mode=noswap-classic prog=hog rc=0 ms=0"
-say '@@vmab done'
+EOS
+say '@{[frame(end => mode => $MODE, prog => 'hog', rc => 0, ms => 0)]}'
+say '@{[frame('done')]}'
 reboot -f
 EOS
 		flood => "$PRE" . <<'EOS',
@@ -78,8 +84,7 @@ sub record_fixtures {
 			spew("$root/init", $init);
 			chmod(0755, "$root/init");
 		}
-		system('sh', '-c', "cd '$root' && find . | cpio -o -H newc --quiet | gzip -1 > '$work/$name.gz'") == 0
-			or die "cpio $name: $?\n";
+		write_initramfs($root, "$work/$name.gz");
 		my $kernel = $o{kernel};
 		if ($name eq 'bootfail') {
 			$kernel = "$work/truncated.bzImage";

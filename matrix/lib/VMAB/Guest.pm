@@ -13,7 +13,7 @@ use File::Copy qw(copy);
 use File::Path qw(make_path remove_tree);
 use VMAB::Run qw(run_logged);
 
-our @EXPORT_OK = qw(build_initramfs ldd_closure copy_host_files read_host_files);
+our @EXPORT_OK = qw(build_initramfs write_initramfs ldd_closure copy_host_files read_host_files);
 
 sub build_initramfs {
 	my (%o) = @_;
@@ -33,14 +33,25 @@ sub build_initramfs {
 	my @host = read_host_files($o{host_files} // "$top/suite/host-files.txt");
 	my @dynamic = grep { -f && -x && !-l } glob("$root/suite/*");
 	copy_host_files($root, ldd_closure(@host, @dynamic));
-	my $img = "$out/initramfs.cpio.gz";
-	# Byte for byte the same image from the same files (no dates, inode
-	# or device numbers, names in a fixed order), so that an unchanged
-	# guest is recognised (VMAB::Reuse).
-	run_logged($log, 'sh', '-c',
+	return write_initramfs($root, "$out/initramfs.cpio.gz", $log);
+}
+
+# write_initramfs($root, $img, [$log]) -> $img: the folder $root as a
+# gzipped newc cpio, the one writer of the guest's images (VMAB::Fixtures
+# uses it too).  Byte for byte the same image from the same files (no
+# dates, inode or device numbers, names in a fixed order), so that an
+# unchanged guest is recognised (VMAB::Reuse).
+sub write_initramfs {
+	my ($root, $img, $log) = @_;
+	my @cmd = ('sh', '-c',
 		   "cd '$root' && find . -exec touch -h -d \@0 {} + && " .
 		   "find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | " .
 		   "gzip -1 -n > '$img.tmp'");
+	if (defined $log) {
+		run_logged($log, @cmd);
+	} else {
+		system(@cmd) == 0 or die "cpio of $root: $?\n";
+	}
 	rename("$img.tmp", $img) or die "rename $img: $!\n";
 	return $img;
 }

@@ -16,7 +16,7 @@ package VMAB::Qemu;
 # (tsc_early_khz=, no calibration) and tells it to trust the counter
 # (tsc=reliable: no watchdog to mark it unstable later).  /init reports the
 # clocksource it ran on (suite/init.sh), and the judge flags a benchmark
-# timed by jiffies (VMAB::Judge).
+# timed by jiffies (VMAB::Expectations).
 use strict;
 use warnings;
 use Exporter 'import';
@@ -24,6 +24,7 @@ use POSIX qw(WNOHANG setpgid);
 use Time::HiRes qw(time sleep);
 use VMAB::File qw(slurp);
 use VMAB::Log qw(info);
+use VMAB::Protocol qw(cmdline parse_frame);
 
 our @EXPORT_OK = qw(boot probe_accel qemu_version kill_all $GUEST_CPUS
 		    host_tsc_khz clock_args kernel_cmdline);
@@ -161,10 +162,10 @@ sub probe_accel {
 	return 'tcg' if $ENV{VMAB_ACCEL} && $ENV{VMAB_ACCEL} eq 'tcg';
 	return 'tcg' unless -r '/dev/kvm' && -w '/dev/kvm';
 	my $r = boot(kernel => $o{kernel}, initrd => $o{initrd}, accel => 'kvm',
-		append => 'vmab_variant=probe vmab_modes=noswap-classic vmab_list=/dev/null',
+		append => cmdline(variant => 'probe', modes => 'noswap-classic', list => '/dev/null'),
 		timeout => $o{timeout} // 20, smp => 1, mem => 256,
 		console => "$o{dir}/kvm-probe.console", results => "$o{dir}/kvm-probe.results");
-	my $ok = slurp("$o{dir}/kvm-probe.results") =~ /\@\@vmab done/;
+	my $ok = grep { ((parse_frame($_))[0] // '') eq 'done' } split /\r?\n/, slurp("$o{dir}/kvm-probe.results");
 	info(sprintf('accelerator probe: KVM %s after %.1fs',
 		     $ok ? 'works' : $r->{timed_out} ? 'hung' : 'failed', $r->{seconds}));
 	return $ok ? 'kvm' : 'tcg';

@@ -4,7 +4,7 @@ package VMAB::Record;
 #   { variant, mode, test => "prog/name", status => pass|fail|skip,
 #     reason (a skip's), excerpt => [lines] (a failure's own words) }
 # It is made once from a boot's results log (results) and then read by
-# the judge (VMAB::Judge), by the TAP writer (to_tap), by the driver's
+# the judge (VMAB::Expectations), by the TAP writer (to_tap), by the driver's
 # summary lines and by the report (mode_tests, mode_names): matrix.json
 # keeps it as each variant's "results".
 use strict;

@@ -98,7 +98,7 @@ sub problems {
 		}
 		$s .= join("\n", @lines) . "\n" if @lines;
 	}
-	return length $s ? $s : "None: every boot passed and matched what its configuration implies (VMAB::Judge).\n";
+	return length $s ? $s : "None: every boot passed and matched what its configuration implies (VMAB::Expectations).\n";
 }
 
 # The report, reader first (the answer before the evidence): a one-screen summary (what each

@@ -21,7 +21,7 @@ package VMAB::Results;
 #     phases => { config => s, build => s, boot => s, chain_copy => s,
 #                 build_from => V (whose objects it started from, itself
 #                 or "empty"), objects, objects_rebuilt },
-#     problems => [ {mode, id, want, got, what, why} ],   # VMAB::Judge
+#     problems => [ {mode, id, want, got, what, why} ],   # VMAB::Expectations
 #     modes => { MODE => {
 #       programs => { PROG => { rc, ms, planned, ran, clocksource } },
 #       data => [ { prog, ...figures... } ] } } } } }

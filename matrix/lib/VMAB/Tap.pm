@@ -1,16 +1,12 @@
 package VMAB::Tap;
-# Parsing the results channel (ttyS1) of one boot.  /init frames each
-# program's TAP 13 output (see suite/init.sh):
-#   @@vmab hello variant=V kernel=K modes=M clocksource=C cpus=N
-#   @@vmab begin mode=M prog=P
-#   ...TAP from P, including "# @data {json}" lines...
-#   @@vmab end mode=M prog=P rc=N ms=N clocksource=C
-#   @@vmab done
+# Parsing the results channel (ttyS1) of one boot: /init frames each
+# program's TAP 13 output (VMAB::Protocol).
 use strict;
 use warnings;
 use Exporter 'import';
 use JSON::PP;
 use TAP::Parser;
+use VMAB::Protocol qw(parse_frame);
 
 our @EXPORT_OK = qw(parse_results parse_tap_line failure_excerpt);
 
@@ -70,7 +66,7 @@ sub parse_tap_line {
 #   data => [{mode, prog, ...json...}],
 #   bad_data => [{mode, prog, line}]: "# @data" lines that are not one
 #                JSON object (malformed, or cut off), which the judge
-#                reports (VMAB::Judge::data_problems) }
+#                reports (VMAB::Expectations::data_problems) }
 sub parse_results {
 	my ($text) = @_;
 	my %r = (hello => undef, done => 0, errors => [], programs => [],
@@ -78,22 +74,23 @@ sub parse_results {
 	my $cur;	# the program running: its frame and TAP lines so far
 	for my $l (split /\r?\n/, $text) {
 		$l =~ s/\r//g;
-		if ($l =~ /^\@\@vmab hello (.*)/) {
-			$r{hello} = { map { split /=/, $_, 2 } split ' ', $1 };
-		} elsif ($l =~ /^\@\@vmab begin mode=(\S+) prog=(\S+)/) {
-			$cur = { mode => $1, prog => $2, rc => undef, ms => undef, lines => [] };
-		} elsif ($l =~ /^\@\@vmab end mode=(\S+) prog=(\S+) rc=(\d+) ms=(-?\d+)(?:.* clocksource=(\S+))?/) {
-			next unless $cur && $cur->{prog} eq $2 && $cur->{mode} eq $1;
-			@$cur{qw(rc ms)} = ($3 + 0, $4 + 0);
-			$cur->{clocksource} = $5 if defined $5;
+		my ($kind, $v) = parse_frame($l);
+		if (!defined $kind) {
+			push @{$cur->{lines}}, $l if $cur;
+		} elsif ($kind eq 'hello') {
+			$r{hello} = $v;
+		} elsif ($kind eq 'begin') {
+			$cur = { mode => $v->{mode}, prog => $v->{prog}, rc => undef, ms => undef, lines => [] };
+		} elsif ($kind eq 'end') {
+			next unless $cur && $cur->{prog} eq $v->{prog} && $cur->{mode} eq $v->{mode};
+			@$cur{qw(rc ms)} = ($v->{rc} + 0, $v->{ms} + 0);
+			$cur->{clocksource} = $v->{clocksource} if defined $v->{clocksource};
 			push @{$r{programs}}, program(\%r, $cur);
 			undef $cur;
-		} elsif ($l =~ /^\@\@vmab done/) {
+		} elsif ($kind eq 'done') {
 			$r{done} = 1;
-		} elsif ($l =~ /^\@\@vmab error (.*)/) {
-			push @{$r{errors}}, $1;
-		} elsif ($cur) {
-			push @{$cur->{lines}}, $l;
+		} else {
+			push @{$r{errors}}, $v->{why};
 		}
 	}
 	# A program cut off by a crash or timeout never printed its end line.

@@ -14,6 +14,7 @@ use VMAB::Guest qw(build_initramfs);
 use VMAB::Log qw(info phase);
 use VMAB::Pool qw(run_pool);
 use VMAB::Provenance qw(run_provenance variant_provenance $SCHEMA_VERSION);
+use VMAB::Protocol qw(cmdline);
 use VMAB::Qemu qw(boot probe_accel qemu_version $GUEST_CPUS);
 use VMAB::Record qw(variant_record counts);
 use VMAB::Results qw(load_matrix save_matrix);
@@ -172,8 +173,8 @@ sub boot_plan {
 	my ($ctx, $v, $accel, $lists) = @_;
 	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($accel eq 'kvm' ? 3 : 1);
 	my $modes = join(',', @{$v->{modes}});
-	return ($timeout, $modes, "vmab_variant=$v->{name} vmab_modes=$modes vmab_list=$lists " .
-		"vmab_cpus=$GUEST_CPUS");
+	return ($timeout, $modes, cmdline(variant => $v->{name}, modes => $modes, list => $lists,
+					  cpus => $GUEST_CPUS));
 }
 
 # One QEMU run of a variant's kernel, its logs into $dir.

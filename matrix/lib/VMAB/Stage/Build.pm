@@ -1,13 +1,13 @@
 package VMAB::Stage::Build;
 # The build stage: every selected variant's kernel, in variants.conf order;
 # each variant's objects may start from an earlier one's
-# (VMAB::Build::chain_plan).  A failed build leaves no stamp, so later
+# (VMAB::Kbuild::chain_plan).  A failed build leaves no stamp, so later
 # variants chain from an earlier, good one.
 use strict;
 use warnings;
 use Exporter 'import';
 use File::Path qw(make_path);
-use VMAB::Build qw(build_kernel chain_plan chain_build_dir built_from_tree few_objects_to_rebuild);
+use VMAB::Kbuild qw(build_kernel chain_plan chain_build_dir built_from_tree few_objects_to_rebuild);
 use VMAB::Kconfig qw(configure);
 use VMAB::Log qw(info phase);
 use VMAB::Scale qw(compile_jobs host_cores);

@@ -1,17 +1,17 @@
 package VMAB::Stage::Judge;
 # The judge stage: one boot's logs (console.log, results.log in its log
-# folder) classified (VMAB::Console), made into result records
+# folder) classified (VMAB::Classify), made into result records
 # (VMAB::Record), judged against the variant's .config and
-# matrix/known.tsv (VMAB::Judge) and written as TAP.  The same code judges
+# matrix/known.tsv (VMAB::Expectations) and written as TAP.  The same code judges
 # a fresh boot, a reused one and, for vmab judge and vmab report, the last
 # boot again, so that a changed classifier, .config or known.tsv applies
 # to all of them alike.
 use strict;
 use warnings;
 use Exporter 'import';
-use VMAB::Console qw(classify);
+use VMAB::Classify qw(classify);
 use VMAB::File qw(slurp);
-use VMAB::Judge qw(load_config judge data_problems);
+use VMAB::Expectations qw(load_config judge data_problems);
 use VMAB::Record qw(results variant_record mode_names);
 use VMAB::Results qw(write_tap);
 use VMAB::Tap qw(parse_results);

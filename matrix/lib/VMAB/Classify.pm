@@ -1,5 +1,5 @@
-package VMAB::Console;
-# Judging a boot from what the host saw: the kernel console (ttyS0) and the
+package VMAB::Classify;
+# Classifying a boot from what the host saw: the kernel console (ttyS0) and the
 # results channel (ttyS1).  Every boot ends in exactly one outcome:
 #   PASS      the suite ran to "@@vmab done", no test failed, no splat
 #   FAIL      it ran to the end, but a test failed, a program crashed or is

@@ -1,4 +1,4 @@
-package VMAB::Build;
+package VMAB::Kbuild;
 # Building a variant's bzImage in its own O= folder, with ccache, from the one
 # patched tree, and copying it to out/V/bzImage.
 #

@@ -4,7 +4,7 @@ use strict;
 use warnings;
 use Test::More;
 use FindBin;
-use VMAB::Console qw(classify find_splats);
+use VMAB::Classify qw(classify find_splats);
 use VMAB::File qw(slurp);
 use VMAB::Tap qw(parse_results);
 

@@ -4,9 +4,9 @@ use strict;
 use warnings;
 use Test::More;
 use FindBin;
-use File::Temp qw(tempfile);
+use File::Temp qw(tempfile tempdir);
 use VMAB::File qw(spew);
-use VMAB::Judge qw(load_known expect judge);
+use VMAB::Expectations qw(load_known expect judge);
 use VMAB::Tap qw(parse_results);
 use VMAB::Variants qw(load_variants);
 
@@ -163,5 +163,44 @@ cmp_ok(scalar @$real, '<=', 10, 'matrix/known.tsv is short');
 my @names = map { $_->{name} } @{load_variants()};
 for my $row (@$real) {
 	ok(scalar(grep { $_ =~ $row->{variant} } @names), "known.tsv:$row->{line} matches a variant");
+}
+# Declared needs (VMAB::Needs) come before the name and the skip reason.
+{
+	my $suite = tempdir(CLEANUP => 1);
+	spew("$suite/drop_test.c", <<'EOC');
+VMAB_NEEDS("droppable_*", "CONFIG_MAP_DROPPABLE");
+VMAB_NEEDS("droppable_swapped", "swap");
+VMAB_NEEDS("vrange_fuzz", "");
+VMAB_NEEDS("lru_only", "mglru,no_vrange");
+EOC
+	spew("$suite/selftests.list", "once vmselftest khugepaged timeout=600 needs=thp,swap failcount cpu0 khugepaged\n" .
+	     "once vmselftest compaction_test compaction_test\n");
+	my $dk = load_known((tempfile(UNLINK => 1))[1], $suite);
+	my %c = (drop => { CONFIG_MAP_DROPPABLE => 'y', CONFIG_SWAP => 'y', CONFIG_TRANSPARENT_HUGEPAGE => 'y' },
+		 old => { CONFIG_VRANGE => 'y', CONFIG_SWAP => 'y' });
+	my $w = sub {
+		my ($v, $id, $mode, %t) = @_;
+		return (expect($dk, $v, $c{$v}, { test => "drop_test/$id", mode => $mode, status => 'pass', %t }))[0];
+	};
+	is($w->('drop', 'droppable_basic', 'noswap-classic'), 'pass', 'declared CONFIG_MAP_DROPPABLE, on: pass');
+	is($w->('old', 'droppable_basic', 'noswap-classic'), 'skip', '... off: skip');
+	is($w->('drop', 'droppable_swapped', 'noswap-classic'), 'skip', 'two declarations add up: swap in a noswap mode');
+	is($w->('drop', 'droppable_swapped', 'swap-mglru'), 'pass', '... and with swap: pass');
+	is($w->('old', 'vrange_fuzz', 'swap-classic'), 'pass', 'a name that says vrange, declared to need nothing');
+	is($w->('drop', 'vrange_fuzz', 'swap-classic'), 'pass', '... on a kernel without vrange too');
+	is($w->('drop', 'vrange_fuzz', 'swap-classic', status => 'skip', reason => 'needs CONFIG_VRANGE'), 'pass',
+	   'a declaration settles it: the skip reason adds no need');
+	is($w->('drop', 'lru_only', 'swap-mglru'), 'pass', 'mglru and an option off: met');
+	is($w->('drop', 'lru_only', 'swap-classic'), 'skip', 'the classic LRU where MGLRU is declared: skip');
+	is($w->('old', 'lru_only', 'swap-mglru'), 'skip', 'vrange on where no_vrange is declared: skip');
+	my ($want, $why) = expect($dk, 'old', $c{old}, { test => 'drop_test/droppable_basic', mode => 'swap-classic', status => 'pass' });
+	like($why, qr{declares \(suite/drop_test\.c:1\).*CONFIG_MAP_DROPPABLE=n}, '... the reason names the line and the need');
+	my $sw = sub { (expect($dk, 'drop', $c{drop}, { test => "vmselftest/$_[0]", mode => $_[1], status => 'pass' }))[0] };
+	is($sw->('khugepaged', 'noswap-classic'), 'skip', 'selftests.list needs=thp,swap: skip without swap');
+	is($sw->('khugepaged', 'swap-classic'), 'pass', '... pass with it');
+	is($sw->('compaction_test', 'swap-classic'), 'pass', 'a selftest without needs= needs nothing');
+	spew("$suite/bad_test.c", qq{VMAB_NEEDS("x", "frobnicate");\n});
+	like((eval { load_known((tempfile(UNLINK => 1))[1], $suite) }, $@), qr{bad_test\.c:1: unknown need 'frobnicate'},
+	     'an unknown need stops the judge, naming its line');
 }
 done_testing;

@@ -1,7 +1,9 @@
-package VMAB::Judge;
+package VMAB::Expectations;
 # Judging a boot's results against what the variant's .config implies
 # (SPEC 7): a test passes unless it needs something the variant or the mode
-# lacks, and then it skips, saying what.  What a test needs is read from
+# lacks, and then it skips, saying what.  What a test needs is, first, what
+# it declares (VMAB::Needs: VMAB_NEEDS lines in the C programs, needs= in
+# suite/selftests.list); for a test that declares nothing, it is read from
 #   - its id (program/name): naming a design (VMAB::Designs: vrange or
 #     sigbus; madv_free, madvfree or lazyfree; droppable) or an optional
 #     feature (thp, khugepaged, transhuge; ksm; memcg; lru_gen) means it
@@ -12,8 +14,9 @@ package VMAB::Judge;
 #     a name would, except one the name already settles;
 #     "swap device": an active swap device (CONFIG_SWAP=y and a swap-* mode).
 # A skip is expected when some need is unmet, a pass when all are met; so a
-# skip whose reason names an option the .config has, or a pass of a test
-# whose name needs an option the .config lacks, is unexpected.
+# skip whose reason names an option the .config has, a skip of a test whose
+# declared needs are all met, or a pass of a test that needs an option the
+# .config lacks, is unexpected.
 # matrix/known.tsv lists the exceptions, each with its reason (load_known).
 # A benchmark (a bench_* program) that ended on a jiffies clocksource timed
 # itself in 4 ms steps: that is unexpected too (clock_problems); so is a
@@ -25,6 +28,7 @@ use Exporter 'import';
 use VMAB::File qw(slurp);
 use VMAB::Designs qw(designs);
 use VMAB::Kconfig qw(parse_config);
+use VMAB::Needs qw(load_declarations glob_re);
 use VMAB::Record qw(prog_of);
 use VMAB::Variants qw(mode_traits);
 
@@ -43,11 +47,13 @@ my @NAMED = (
 # Designs A and B (a scenario "both_designs" needs both).
 my @DESIGNS = map { [$_->{kconfig} => $_->{names}] } grep { $_->{in_both} } designs();
 
-# load_known($file) -> [{test, variant, mode (globs as regexes), outcome, why, line}]
+# load_known($file, [$suite]) -> [{test, variant, mode (globs as regexes),
+# outcome, why, line}], then, given the suite's folder, its declarations
+# ({test, needs, where}: VMAB::Needs::load_declarations).
 # One exception a line, five tab-separated fields:
 #   test glob <TAB> variant glob <TAB> mode glob <TAB> pass|skip <TAB> why
 sub load_known {
-	my ($file) = @_;
+	my ($file, $suite) = @_;
 	open(my $fh, '<', $file) or die "cannot read $file: $!\n";
 	my @rows;
 	while (my $l = <$fh>) {
@@ -61,13 +67,8 @@ sub load_known {
 		push @rows, { test => glob_re($f[0]), variant => glob_re($f[1]), mode => glob_re($f[2]),
 			      outcome => $f[3], why => $f[4], line => $. };
 	}
+	push @rows, @{load_declarations($suite)} if defined $suite;
 	return \@rows;
-}
-
-sub glob_re {
-	my ($g) = @_;
-	(my $re = quotemeta $g) =~ s/\\\*/.*/g;
-	return qr/^$re$/;
 }
 
 # load_config($file) -> { CONFIG_X => value }: a variant's .config.
@@ -106,14 +107,28 @@ sub unmet {
 	my ($need, $config, $mode) = @_;
 	my @un;
 	for my $k (sort keys %$need) {
+		if ($k eq 'lru') {
+			my $lru = mode_traits($mode)->{lru};
+			push @un, "an LRU other than $need->{lru} in $mode" if $lru ne $need->{lru};
+			next;
+		}
 		my $have = $k eq 'swap'
 			? mode_traits($mode)->{swap} && ($config->{CONFIG_SWAP} // 'n') eq 'y'
 			: ($config->{$k} // 'n') eq 'y';
 		next if !$have == !$need->{$k};
-		push @un, $k eq 'swap' ? "no swap device in $mode"
+		push @un, $k eq 'swap' ? ($need->{$k} ? "no swap device in $mode" : "a swap device in $mode")
 			: $need->{$k} ? "$k=n" : "$k=y";
 	}
 	return @un;
+}
+
+# declared($known, $id) -> (needs, where) of the declarations that match
+# the test (later ones override earlier ones need by need), or ().
+sub declared {
+	my ($known, $id) = @_;
+	my @d = grep { $_->{needs} && $id =~ $_->{test} } @$known;
+	return () unless @d;
+	return ({ map { %{$_->{needs}} } @d }, join(', ', map { $_->{where} } @d));
 }
 
 # expect($known, $variant, $config, $test) -> (pass|skip, why): what $test
@@ -121,10 +136,16 @@ sub unmet {
 # it is expected when what it names is missing here.
 sub expect {
 	my ($known, $variant, $config, $t) = @_;
-	for my $k (@$known) {
+	for my $k (grep { $_->{outcome} } @$known) {
 		return ($k->{outcome}, "matrix/known.tsv:$k->{line}: $k->{why}")
 			if $t->{test} =~ $k->{test} && $variant =~ $k->{variant}
 			&& $t->{mode} =~ $k->{mode};
+	}
+	# A declaration settles it: the skip reason cannot add a need.
+	if (my ($need, $where) = declared($known, $t->{test})) {
+		my @un = unmet($need, $config, $t->{mode});
+		return ('skip', "it declares ($where) what this variant or mode lacks: @un") if @un;
+		return ('pass', "its declared needs ($where) are all met here");
 	}
 	my $by_name = name_needs($t->{test});
 	my @un = unmet($by_name, $config, $t->{mode});
