@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 
 #include "data.h"
+#include "designs.h"
 #include "knob.h"
 #include "prng.h"
 #include "sigbus.h"
