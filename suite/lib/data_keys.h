@@ -11,6 +11,7 @@
 #define VMAB_DATA_KEYS_H
 
 #define DKIND_BENCH                    "bench"
+#define DKIND_DROPPABLE                "droppable"
 #define DKIND_FUZZ                     "fuzz"
 #define DKIND_NOSWAP_OOM               "noswap_oom"
 #define DKIND_RECLAIM_ORDER            "reclaim_order"
@@ -52,6 +53,7 @@
 #define DK_DIRECT_RECLAIM_HOG          "direct_reclaim_hog"
 #define DK_DISCARDED_AFTER_UNMARK      "discarded_after_unmark"
 #define DK_DISCARDED_BEFORE_MOVE       "discarded_before_move"
+#define DK_DROPPABLE_SWAP_PAGES        "droppable_swap_pages"
 #define DK_EFAULT                      "efault"
 #define DK_EINVAL                      "einval"
 #define DK_ENOMEM                      "enomem"
@@ -86,8 +88,10 @@
 #define DK_MARKED_TAKEN                "marked_taken"
 #define DK_MARKS                       "marks"
 #define DK_MEMCG_ANON_DELTA_KB         "memcg_anon_delta_kb"
+#define DK_MEMCG_ANON_LRU_DELTA_KB     "memcg_anon_lru_delta_kb"
 #define DK_MEMCG_COUNTER_DISCARDED     "memcg_counter_discarded"
 #define DK_MEMCG_FILE_DELTA_KB         "memcg_file_delta_kb"
+#define DK_MEMCG_FILE_LRU_DELTA_KB     "memcg_file_lru_delta_kb"
 #define DK_MEMCG_LAZYFREE_DELTA_KB     "memcg_lazyfree_delta_kb"
 #define DK_MEMCG_RECLAIMS              "memcg_reclaims"
 #define DK_MEMORY_MAX                  "memory_max"

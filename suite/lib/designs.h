@@ -49,10 +49,17 @@ struct design_def {
 	const char *absent;
 	/*
 	 * /proc/vmstat (and memory.stat) events: pages reclaim took from it,
-	 * and pages given back (NULL: the design counts none).  C's dropped
-	 * pages are anon folios without PG_swapbacked, so shrink_folio_list()
-	 * counts them in pglazyfreed, as it counts B's (mainline 6.11 adds no
-	 * counter of its own); pglazyfree counts only madvise(MADV_FREE).
+	 * and pages given back (NULL: no event counts them).  C has neither.
+	 * Mainline 6.11 adds no counter for it, and its dropped pages are
+	 * counted by none: a droppable folio is anon without PG_swapbacked,
+	 * so shrink_folio_list() would count it in pglazyfreed as it counts
+	 * B's, but only a clean one gets there; try_to_unmap_one() drops a
+	 * dirty one (what every written droppable page is) and marks the
+	 * folio dirty, shrink_folio_list() then takes it for a dirty file-LRU
+	 * folio and activates it, and the putback frees it, unmapped, counted
+	 * neither in pglazyfreed nor as reclaimed.  (Linux 6.18 does the
+	 * same: pglazyfreed moves by 0 when MADV_PAGEOUT drops 1024 written
+	 * droppable pages.)  C's users count drops by mincore() or content.
 	 */
 	const char *counter_discarded;
 	const char *counter_given_back;
