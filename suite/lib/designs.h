@@ -64,6 +64,14 @@ struct design_def {
 	const char *counter_discarded;
 	const char *counter_given_back;
 	enum design_loss loss;
+	/*
+	 * A write to a page takes it back (B): a user that checks cookies
+	 * must check with a write, cookie_take_back(); else (C, whose pages
+	 * stay droppable whatever is written) a read, cookie_lost().
+	 */
+	int writes_take_back;
+	/* take_back() keeps the pages from then on (A, B; not C). */
+	int keeps_taken_back;
 	/* The kernel has it (probed, not taken from the variant's name). */
 	int (*supported)(void);
 	/* A mapping of len bytes its memory lives in, or MAP_FAILED. */
