@@ -14,9 +14,14 @@
  *                  the page then reads zero; its user checks a cookie too
  *                  (SPEC 5.1).
  *
- * Each program loops over designs[] (or uses DESIGN_VARIANTS() in a
- * kselftest-harness fixture) instead of declaring the designs itself, so
- * that a fourth design touches this module, its tests and nothing else.
+ * Each program takes the designs from here instead of declaring them
+ * itself: it loops over designs[] (bench_discardable), uses
+ * DESIGN_VARIANTS() in a kselftest-harness fixture (reclaim_test's rcl),
+ * or names the designs it runs by id beside its own controls (dontneed,
+ * keep, none) and says in a comment why the others are not runs of it
+ * (bench_churn, bench_mark, bench_oom, bench_pressure, scenario_test).
+ * A fourth design then touches this module, lib_test.c, the tests of its
+ * own, and only those runs that choose to time it.
  * The name is what the "# @data" records carry as DK_DESIGN, what test
  * names carry (matrix/lib/VMAB/Judge.pm reads the Kconfig option a test
  * needs from them) and what matrix/lib/VMAB/Designs.pm keys its titles by.
