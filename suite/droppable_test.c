@@ -423,7 +423,7 @@ TEST_F(cg, memcg_accounting_and_reclaim)
 	EXPECT_LE(anon1 - anon0, (long)DROP_LEN + 64 * (long)PAGE_SZ);
 	EXPECT_GE(file_lru1 - file_lru0, (long)DROP_LEN * 95 / 100);
 	EXPECT_LE(anon_lru1 - anon_lru0, (long)DROP_LEN * 5 / 100);
-	/* memory.reclaim of its size drops it, counted and uncharged. */
+	/* memory.reclaim of its size drops it, uncharged, counted by no event. */
 	EXPECT_GE(dropped, NPAGES(DROP_LEN) * 95 / 100);
 	EXPECT_EQ(0, memcg_stat(&self->cg, "pglazyfreed") - lazyfreed0);
 	EXPECT_EQ(dropped, zero_pages(p, DROP_LEN));
