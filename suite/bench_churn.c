@@ -73,9 +73,20 @@ static const enum design run_order[D_NR] = {
 	D_VMA_FLAG, D_KEEP,
 };
 
+/*
+ * The design of lib/designs.h each run gives memory back with, -1 for the
+ * controls.  Design C is not run: a droppable page may be dropped while
+ * the allocator's user still holds it, so no allocator can hand one out.
+ */
+static const int run_design_id[D_NR] = {
+	[D_MUNMAP] = -1, [D_DONTNEED] = -1, [D_MADV_FREE] = DESIGN_MADV_FREE,
+	[D_VRANGE] = DESIGN_VRANGE, [D_VRANGE_OWN_VMA] = DESIGN_VRANGE,
+	[D_VMA_FLAG] = -1, [D_KEEP] = -1,
+};
+
 static int is_vrange(enum design d)
 {
-	return d == D_VRANGE || d == D_VRANGE_OWN_VMA;
+	return run_design_id[d] == DESIGN_VRANGE;
 }
 
 struct record {
@@ -165,8 +176,7 @@ static char *chunk_alloc(struct arena *a)
 	}
 	p = a->free[--a->nfree];
 	if (is_vrange(a->d)) {
-		if (sys_vrange((unsigned long)p, opt.chunk, VRANGE_NONVOLATILE,
-			       &purged) != (long)opt.chunk)
+		if (designs[DESIGN_VRANGE].take_back(p, opt.chunk, &purged))
 			a->errors++;
 		a->purged_reuses += purged == 1;
 	}
@@ -187,12 +197,9 @@ static void chunk_free(struct arena *a, char *p)
 		r = madvise(p, opt.chunk, MADV_DONTNEED);
 		break;
 	case D_MADV_FREE:
-		r = madvise(p, opt.chunk, MADV_FREE);
-		break;
 	case D_VRANGE:
 	case D_VRANGE_OWN_VMA:
-		r = sys_vrange((unsigned long)p, opt.chunk, VRANGE_VOLATILE,
-			       NULL) == (long)opt.chunk ? 0 : -1;
+		r = designs[run_design_id[a->d]].give_back(p, opt.chunk);
 		break;
 	case D_VMA_FLAG:
 		r = madvise(p, opt.chunk, MADV_DONTFORK);
@@ -475,11 +482,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!madv_free_supported())
-		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
-	if (!vrange_supported())
-		why[D_VRANGE] = why[D_VRANGE_OWN_VMA] =
-			"vrange() is not in this kernel (CONFIG_VRANGE=n)";
+	for (k = 0; k < D_NR; k++)
+		if (run_design_id[k] >= 0)
+			why[k] = design_absent(run_design_id[k]);
 
 	ksft_print_header();
 	ksft_set_plan(D_NR * opt.nthreads);

@@ -51,8 +51,18 @@
 #define MAX_REPS 64
 #define MARK_OFF 2	/* u64 index in a page: the marker populate() writes */
 
+/*
+ * The runs: MADV_DONTNEED, the control (not a design), then designs B and
+ * A of lib/designs.h.  Design C has no call to time: its memory is given
+ * back by the mapping's type, once, when it is mapped.
+ */
 enum design { D_DONTNEED, D_MADV_FREE, D_VRANGE, D_NR };
-static const char *const design_name[D_NR] = { "dontneed", "madv_free", "vrange" };
+static const int run_design_id[D_NR] = { -1, DESIGN_MADV_FREE, DESIGN_VRANGE };
+
+static const char *run_name(enum design d)
+{
+	return run_design_id[d] < 0 ? "dontneed" : designs[run_design_id[d]].name;
+}
 
 /* The timed operations; each design uses some of them. */
 enum op {
@@ -232,7 +242,7 @@ static int one_rep(enum design d, char *p, size_t len, struct samples *s, int pu
 		s->lost[OP_DONTNEED] += lost_pages(p, len);
 		return 0;
 	case D_MADV_FREE:
-		TIMED(s, OP_MADV_FREE, r = madvise(p, len, MADV_FREE));
+		TIMED(s, OP_MADV_FREE, r = designs[DESIGN_MADV_FREE].give_back(p, len));
 		if (r)
 			return -1;
 		TIMED(s, OP_REFAULT, touch_write(p, len));
@@ -302,7 +312,7 @@ static void emit(enum design d, enum op op, size_t len, struct samples *s)
 	qsort(v, n, sizeof(*v), cmp_u64);
 	data_begin(&dd, DKIND_BENCH);
 	data_str(&dd, DK_BENCH, "mark");
-	data_str(&dd, DK_DESIGN, design_name[d]);
+	data_str(&dd, DK_DESIGN, run_name(d));
 	data_str(&dd, DK_OP, op_name[op]);
 	data_long(&dd, DK_SIZE, (long)len);
 	data_long(&dd, DK_PAGES, (long)pages);
@@ -351,13 +361,13 @@ static int run_size(enum design d, size_t len)
 	 */
 	if (have_cg && (memcg_create(&cg, "mark") || memcg_enter(&cg))) {
 		printf("# %s at %zu bytes: memcg_create failed: purging with MADV_PAGEOUT\n",
-		       design_name[d], len);
+		       run_name(d), len);
 		have_cg = 0;
 	}
 	p = map_anon(len);
 	s = calloc(1, sizeof(*s));
 	if (p == MAP_FAILED || !s) {
-		printf("# %s: no memory for %zu bytes\n", design_name[d], len);
+		printf("# %s: no memory for %zu bytes\n", run_name(d), len);
 		return 1;
 	}
 	madvise(p, len, MADV_NOHUGEPAGE);
@@ -366,7 +376,7 @@ static int run_size(enum design d, size_t len)
 		int purge_cycle = rep >= reps_for(len);
 
 		if (one_rep(d, p, len, s, purge_cycle)) {
-			printf("# %s at %zu bytes, %s cycle %d: %s\n", design_name[d], len,
+			printf("# %s at %zu bytes, %s cycle %d: %s\n", run_name(d), len,
 			       purge_cycle ? "purge" : "mark", rep, strerror(errno));
 			bad = 1;
 			break;
@@ -407,7 +417,7 @@ static int run_design(enum design d, const size_t *sizes, int nsizes)
 		/* A size costs about 4x the one before it (the sizes grow by 4x). */
 		if (t_size - t_start + 4 * last_ns > (uint64_t)opt.budget_s * 1000000000ull) {
 			printf("# %s: the budget of %d s would be spent, sizes from %zu bytes on skipped\n",
-			       design_name[d], opt.budget_s, len);
+			       run_name(d), opt.budget_s, len);
 			break;
 		}
 		fflush(stdout);
@@ -475,10 +485,9 @@ int main(int argc, char **argv)
 	if (nsizes && sizes[nsizes - 1] != max && nsizes < MAX_SIZES)
 		sizes[nsizes++] = max;
 
-	if (!madv_free_supported())
-		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
-	if (!vrange_supported())
-		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
+	for (d = 0; d < D_NR; d++)
+		if (run_design_id[d] >= 0)
+			why[d] = design_absent(run_design_id[d]);
 
 	ksft_print_header();
 	ksft_set_plan(D_NR);
@@ -494,7 +503,7 @@ int main(int argc, char **argv)
 		pid_t pid;
 		int st = 0;
 
-		snprintf(name, sizeof(name), "mark_%s", design_name[d]);
+		snprintf(name, sizeof(name), "mark_%s", run_name(d));
 		if (why[d]) {
 			ksft_test_result_skip_named(name, "%s", why[d]);
 			continue;

@@ -47,8 +47,20 @@
 #define OBJ_PAGES (OBJ / PAGE_SZ)
 #define SEARCHES 64
 
+/*
+ * The runs: MADV_DONTNEED, the control, then designs B and A of
+ * lib/designs.h.  Design C is not run: the churn's chunks are rewritten
+ * after they are taken back, and a droppable chunk may be dropped between
+ * the copy and the searches, which no allocator user expects.  The cache
+ * with C is bench_discardable's.
+ */
 enum design { D_DONTNEED, D_MADV_FREE, D_VRANGE, D_NR };
-static const char *const design_name[D_NR] = { "dontneed", "madv_free", "vrange" };
+static const int run_design_id[D_NR] = { -1, DESIGN_MADV_FREE, DESIGN_VRANGE };
+
+static const char *run_name(enum design d)
+{
+	return run_design_id[d] < 0 ? "dontneed" : designs[run_design_id[d]].name;
+}
 
 static struct {
 	int seconds;
@@ -71,14 +83,9 @@ static enum design design;
 /* Mark [p, p+len) as lazily free in this design; 0 or -1. */
 static int mark(char *p, size_t len)
 {
-	switch (design) {
-	case D_MADV_FREE:
-		return madvise(p, len, MADV_FREE);
-	case D_VRANGE:
-		return sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL) == (long)len ? 0 : -1;
-	default:
+	if (run_design_id[design] < 0)
 		return 0;
-	}
+	return designs[run_design_id[design]].give_back(p, len) ? -1 : 0;
 }
 
 /* Take [p, p+len) back; 1 if the kernel says it purged some, 0, or -1. */
@@ -86,9 +93,11 @@ static int unmark(char *p, size_t len)
 {
 	int purged = 0;
 
-	if (design != D_VRANGE)
+	/* B: the memcpy that follows every take-back rewrites the chunk. */
+	if (run_design_id[design] < 0 ||
+	    designs[run_design_id[design]].loss != LOSS_PURGED_FLAG)
 		return 0;
-	if (sys_vrange((unsigned long)p, len, VRANGE_NONVOLATILE, &purged) != (long)len)
+	if (designs[run_design_id[design]].take_back(p, len, &purged))
 		return -1;
 	return purged == 1;
 }
@@ -258,9 +267,9 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 	size_t k;
 	pid_t pid;
 
-	snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
+	snprintf(name, sizeof(name), "pressure_%s", run_name(d));
 	memset(sh, 0, sizeof(*sh));
-	if (memcg_create(&cg, design_name[d])) {
+	if (memcg_create(&cg, run_name(d))) {
 		ksft_test_result(0, "%s # memcg_create: %s\n", name, strerror(errno));
 		return out;
 	}
@@ -306,7 +315,7 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 
 	data_begin(&dd, DKIND_BENCH);
 	data_str(&dd, DK_BENCH, "pressure");
-	data_str(&dd, DK_DESIGN, design_name[d]);
+	data_str(&dd, DK_DESIGN, run_name(d));
 	data_long(&dd, DK_SWAP, vmab_mode_has_swap());
 	data_long(&dd, DK_LIMIT, (long)opt.limit);
 	data_long(&dd, DK_FOOTPRINT, (long)(opt.cache + opt.arena + NSRC * CHUNK));
@@ -392,16 +401,15 @@ int main(int argc, char **argv)
 	printf("# mode %s, variant %s: memory.max %zu bytes for a %zu-byte cache, a %zu-byte churn arena and %lu bytes of sources, %d s a design, clock %s\n",
 	       vmab_mode(), vmab_variant(), opt.limit, opt.cache, opt.arena,
 	       NSRC * CHUNK, opt.seconds, fine_clock_name());
-	if (!madv_free_supported())
-		why[D_MADV_FREE] = "MADV_FREE is EINVAL in this kernel (CONFIG_MADV_FREE=n)";
-	if (!vrange_supported())
-		why[D_VRANGE] = "vrange() is not in this kernel (CONFIG_VRANGE=n)";
+	for (d = 0; d < D_NR; d++)
+		if (run_design_id[d] >= 0)
+			why[d] = design_absent(run_design_id[d]);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED || !memcg_available()) {
 		for (d = 0; d < D_NR; d++) {
 			char name[32];
 
-			snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
+			snprintf(name, sizeof(name), "pressure_%s", run_name(d));
 			ksft_test_result_skip_named(name, "%s", sh == MAP_FAILED ? "no shared page"
 						    : need_memcg());
 		}
@@ -411,7 +419,7 @@ int main(int argc, char **argv)
 		char name[32];
 		struct outcome o;
 
-		snprintf(name, sizeof(name), "pressure_%s", design_name[d]);
+		snprintf(name, sizeof(name), "pressure_%s", run_name(d));
 		if (why[d]) {
 			ksft_test_result_skip_named(name, "%s", why[d]);
 			continue;

@@ -7,8 +7,11 @@
  * in use and 2048 marked ones written after them in one memory cgroup,
  * memory.reclaim of the marked size must take at least 95% of the marked
  * pages and swap out at most 5% of the others, with swap and without,
- * under the classic LRU and MGLRU, for design A (vrange) and design B
- * (MADV_FREE) alike.
+ * under the classic LRU and MGLRU, for design A (vrange), design B
+ * (MADV_FREE) and design C (MAP_DROPPABLE) alike.  C has no mark: its 2048
+ * pages are a droppable mapping written after the others, dirty, and
+ * every page reclaim takes from it must read zero afterwards (dropped,
+ * never swapped out).
  *
  * For design A also: a volatile page read after marking is purged all the
  * same (the rule Documentation/mm/vrange.rst gives, in both LRUs), and
@@ -38,8 +41,6 @@
 #define USED_SEED 0x75736564u
 #define MARKED_SEED 0x6d61726bu
 
-enum design { D_VRANGE, D_MADV_FREE };
-
 static long vrange_call(void *p, size_t len, int mode, int *purged)
 {
 	return sys_vrange((unsigned long)p, len, mode, purged);
@@ -52,31 +53,24 @@ FIXTURE(rcl) {
 };
 
 FIXTURE_VARIANT(rcl) {
-	int design;
+	enum design_id design;
 };
 
-FIXTURE_VARIANT_ADD(rcl, vrange) {
-	.design = D_VRANGE,
-};
-
-FIXTURE_VARIANT_ADD(rcl, madv_free) {
-	.design = D_MADV_FREE,
-};
+DESIGN_VARIANTS(rcl);
 
 /*
  * The setup both fixtures share: pinned, in a memory cgroup of the test's
  * own.  NULL, or why the test skips (SKIP in a fixture's setup would not
  * stop the test body in 6.1's harness).
  */
-static const char *setup_memcg(int design, struct memcg *cg, int *have_cg)
+static const char *setup_memcg(enum design_id design, struct memcg *cg, int *have_cg)
 {
 	const char *why;
 
 	pin_to_cpu0();
-	if (design == D_VRANGE && !vrange_supported())
-		return "CONFIG_VRANGE=n";
-	if (design == D_MADV_FREE && !madv_free_supported())
-		return "CONFIG_MADV_FREE=n";
+	why = design_absent(design);
+	if (why)
+		return why;
 	why = need_memcg();
 	if (why)
 		return why;
@@ -113,7 +107,7 @@ FIXTURE(vrange_reclaim) {
 
 FIXTURE_SETUP(vrange_reclaim)
 {
-	self->skip = setup_memcg(D_VRANGE, &self->cg, &self->have_cg);
+	self->skip = setup_memcg(DESIGN_VRANGE, &self->cg, &self->have_cg);
 }
 
 FIXTURE_TEARDOWN(vrange_reclaim)
@@ -128,6 +122,7 @@ FIXTURE_TEARDOWN(vrange_reclaim)
  */
 TEST_F(rcl, marked_memory_goes_first)
 {
+	const struct design_def *dsg = &designs[variant->design];
 	char *used, *marked;
 	long swapout0, taken, swapped;
 	struct vmab_data dd;
@@ -136,19 +131,14 @@ TEST_F(rcl, marked_memory_goes_first)
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
 	used = map_anon(USED_LEN);
-	marked = map_anon(MARKED_LEN);
+	marked = dsg->map(MARKED_LEN);
 	ASSERT_NE(MAP_FAILED, used);
 	ASSERT_NE(MAP_FAILED, marked);
 	ASSERT_EQ(0, no_hugepage(used, USED_LEN));
 	ASSERT_EQ(0, no_hugepage(marked, MARKED_LEN));
 	fill_pages(used, USED_LEN, USED_SEED);
 	fill_pages(marked, MARKED_LEN, MARKED_SEED);
-	if (variant->design == D_VRANGE) {
-		ASSERT_EQ((long)MARKED_LEN,
-			  vrange_call(marked, MARKED_LEN, VRANGE_VOLATILE, NULL));
-	} else {
-		ASSERT_EQ(0, madvise(marked, MARKED_LEN, MADV_FREE));
-	}
+	ASSERT_EQ(0, dsg->give_back(marked, MARKED_LEN));
 
 	swapout0 = vmstat_get("pswpout");
 	memcg_reclaim(&self->cg, MARKED_LEN);	/* -EAGAIN: less than asked */
@@ -157,8 +147,7 @@ TEST_F(rcl, marked_memory_goes_first)
 	swapped = swapout0 < 0 ? 0 : vmstat_get("pswpout") - swapout0;
 
 	data_begin(&dd, DKIND_RECLAIM_ORDER);
-	data_str(&dd, DK_DESIGN,
-		 variant->design == D_VRANGE ? "vrange" : "madv_free");
+	data_str(&dd, DK_DESIGN, dsg->name);
 	data_long(&dd, DK_MARKED_PAGES, NPAGES(MARKED_LEN));
 	data_long(&dd, DK_MARKED_TAKEN, taken);
 	data_long(&dd, DK_UNMARKED_PAGES, NPAGES(USED_LEN));
@@ -169,12 +158,13 @@ TEST_F(rcl, marked_memory_goes_first)
 	EXPECT_LE(swapped, NPAGES(USED_LEN) * 5 / 100);
 	/* Swapped out or not, the memory in use is intact. */
 	EXPECT_EQ(0, changed_pages(used, USED_LEN, USED_SEED));
-	if (variant->design == D_VRANGE) {
-		ASSERT_EQ((long)MARKED_LEN,
-			  vrange_call(marked, MARKED_LEN, VRANGE_NONVOLATILE,
-				      &purged));
+	if (dsg->loss == LOSS_PURGED_FLAG) {
+		ASSERT_EQ(0, dsg->take_back(marked, MARKED_LEN, &purged));
 		EXPECT_EQ(taken > 0, purged);
 	}
+	/* C: what reclaim took was dropped (reads zero), not swapped out. */
+	if (variant->design == DESIGN_DROPPABLE)
+		EXPECT_EQ(taken, changed_pages(marked, MARKED_LEN, MARKED_SEED));
 	munmap(used, USED_LEN);
 	munmap(marked, MARKED_LEN);
 }

@@ -4,7 +4,11 @@
  * design A (vrange(), SPEC 4) and design B (MADV_FREE, SPEC 5), through the
  * kselftest harness's FIXTURE_VARIANT.  Each scenario asserts what the
  * semantics define and records what it saw as one "# @data {json}" line
- * (kind "scenario"), which the report puts side by side.
+ * (kind "scenario"), which the report puts side by side.  The designs,
+ * their names, calls and counters, are lib/designs.h's.  Design C
+ * (MAP_DROPPABLE) is not a variant here: it has no mark to make and no
+ * unmark to report a purge, the shape of every scenario below; what each
+ * scenario asks that applies to it, droppable_test asks.
  *
  * Every scenario also holds non-volatile memory with known content (the
  * fixture's "keep" area, charged to the same memory cgroup as the marked
@@ -39,17 +43,18 @@
 #define KEEP_SEED 0x6b656570u
 #define NPAGES(len) ((long)((len) / PAGE_SZ))
 
-enum design { D_VRANGE, D_MADV_FREE };
+#define D_VRANGE DESIGN_VRANGE
+#define D_MADV_FREE DESIGN_MADV_FREE
 
 static const char *design_name(int d)
 {
-	return d == D_VRANGE ? "vrange" : "madv_free";
+	return designs[d].name;
 }
 
 /* The /proc/vmstat event counting discarded pages (SPEC 4.3, 5). */
 static const char *discard_counter(int d)
 {
-	return d == D_VRANGE ? "pgvrange_purged" : "pglazyfreed";
+	return designs[d].counter_discarded;
 }
 
 FIXTURE(scn) {
@@ -61,7 +66,7 @@ FIXTURE(scn) {
 };
 
 FIXTURE_VARIANT(scn) {
-	int design;
+	enum design_id design;
 };
 
 FIXTURE_VARIANT_ADD(scn, vrange) {
@@ -77,14 +82,9 @@ FIXTURE_VARIANT_ADD(scn, madv_free) {
 
 FIXTURE_SETUP(scn)
 {
-	int has_a = vrange_supported(), has_b = madv_free_supported();
-
 	/* SKIP here would not stop the test body in 6.1's harness. */
-	if (variant->design == D_VRANGE && !has_a)
-		self->skip = "CONFIG_VRANGE=n";
-	if (variant->design == D_MADV_FREE && !has_b)
-		self->skip = "CONFIG_MADV_FREE=n";
-	self->both = has_a && has_b;
+	self->skip = design_absent(variant->design);
+	self->both = !design_absent(D_VRANGE) && !design_absent(D_MADV_FREE);
 	if (self->skip)
 		return;
 	/* The keep area goes into the test's memcg, under the same pressure. */
@@ -158,14 +158,7 @@ static long lost_keep_bytes(const char *keep)
 /* Mark [p, p + len) discardable with design d: 0 or -errno. */
 static int mark(int d, void *p, size_t len)
 {
-	long r;
-
-	if (d == D_MADV_FREE)
-		return madvise(p, len, MADV_FREE) ? -errno : 0;
-	r = sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL);
-	if (r < 0)
-		return -errno;
-	return r == (long)len ? 0 : -EIO;
+	return designs[d].give_back(p, len);
 }
 
 /*
@@ -174,13 +167,8 @@ static int mark(int d, void *p, size_t len)
  */
 static int unmark_vrange(void *p, size_t len, int *purged)
 {
-	long r;
-
 	*purged = 0;
-	r = sys_vrange((unsigned long)p, len, VRANGE_NONVOLATILE, purged);
-	if (r < 0)
-		return -errno;
-	return r == (long)len ? 0 : -EIO;
+	return designs[D_VRANGE].take_back(p, len, purged);
 }
 
 /* Index of the first page mincore(2) reports as not resident, or -1. */

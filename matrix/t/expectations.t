@@ -21,6 +21,7 @@ my %cfg = (
 	a => { CONFIG_VRANGE => 'y', CONFIG_MADV_FREE => 'n', CONFIG_SWAP => 'y',
 	       CONFIG_TRANSPARENT_HUGEPAGE => 'y' },
 	none => { CONFIG_VRANGE => 'n', CONFIG_SWAP => 'y' },
+	c => { CONFIG_VRANGE => 'y', CONFIG_MAP_DROPPABLE => 'y', CONFIG_SWAP => 'y' },
 );
 my $k = known("# comment\nfuzz/vrange_fuzz\t*\t*\tpass\tcalls vrange() everywhere\n" .
 	      "p/swap_*\t*\tnoswap-*\tskip\tneeds swap\n");
@@ -43,6 +44,15 @@ is(want('a', 'p/ksm_merge'), 'skip', '... and one it lacks (KSM)');
 is(want('a', 'p/plain'), 'pass', 'a name that names nothing: pass');
 is(want('none', 'p/pgvrange_count'), 'pass', 'a design name inside a word does not count');
 is(want('none', 'stress/stress_sigbus_counted'), 'skip', 'a SIGBUS on a purged page is design A');
+# Design C: every test of droppable_test, and a variant named droppable.
+is(want('c', 'droppable_test/fork_child_sees_zeros'), 'pass', 'a droppable test where C is on: pass');
+is(want('a', 'droppable_test/fork_child_sees_zeros'), 'skip', '... where it is absent from .config: skip');
+is(want('none', 'reclaim_test/rcl.droppable.marked_memory_goes_first'), 'skip', '... a variant named droppable');
+is(want('c', 'droppable_test/droppable_absent_gives_einval'), 'skip', 'its "absent" test skips where C is on');
+is(want('a', 'droppable_test/droppable_absent_gives_einval'), 'pass', '... and passes where it is off');
+is(want('a', 'p/x', status => 'skip', reason => 'CONFIG_MAP_DROPPABLE=n (mmap(MAP_DROPPABLE) is EINVAL)'),
+   'skip', 'the module\'s skip reason for C');
+is(want('c', 'scn/scn.vrange.both_designs'), 'skip', 'both_designs is A and B, not C');
 
 # What a skip's reason names.
 my %skip = (status => 'skip');

@@ -274,4 +274,58 @@ TEST(mode_traits_from_the_environment)
 	ASSERT_FALSE(vmab_mode_is_mglru());
 }
 
+/* --- designs ---------------------------------------------------------------- */
+
+/*
+ * The table: every design named once, with its Kconfig option in the
+ * reason its tests skip with (matrix/lib/VMAB/Expectations.pm reads it there),
+ * and every operation a program calls.
+ */
+TEST(designs_table_is_whole)
+{
+	int d, e;
+
+	for (d = 0; d < DESIGN_NR; d++) {
+		const struct design_def *x = &designs[d];
+
+		ASSERT_EQ(d, (int)x->id);
+		ASSERT_NE(NULL, x->name);
+		ASSERT_NE(NULL, x->kconfig);
+		ASSERT_NE(NULL, strstr(x->absent, x->kconfig)) TH_LOG("%s", x->name);
+		ASSERT_TRUE(x->supported && x->map && x->give_back && x->take_back);
+		ASSERT_EQ(x, design_by_name(x->name));
+		for (e = 0; e < d; e++)
+			ASSERT_NE(0, strcmp(x->name, designs[e].name));
+	}
+	ASSERT_EQ(NULL, design_by_name("none"));
+	ASSERT_STREQ("vrange", designs[DESIGN_VRANGE].name);
+	ASSERT_STREQ("madv_free", designs[DESIGN_MADV_FREE].name);
+	ASSERT_STREQ("droppable", designs[DESIGN_DROPPABLE].name);
+}
+
+/*
+ * Cookies: a page that lost its cookie is counted by a read and by the
+ * write-back; cookie_take_back() leaves such a page as it found it (a
+ * dropped page stays zero, never half-rewritten) and every other page
+ * holding its cookie.
+ */
+TEST(cookies_count_lost_pages)
+{
+	const uint64_t cookie = 0x1234567890abcdefull;
+	const size_t len = 8 * PAGE_SZ;
+	char *p = map_anon(len);
+
+	ASSERT_NE(MAP_FAILED, p);
+	cookie_write(p, len, cookie);
+	ASSERT_EQ(0, cookie_lost(p, len, cookie));
+	ASSERT_EQ(0, cookie_take_back(p, len, cookie));
+	memset(p + 3 * PAGE_SZ, 0, PAGE_SZ);
+	memset(p + 5 * PAGE_SZ, 0, PAGE_SZ);
+	ASSERT_EQ(2, cookie_lost(p, len, cookie));
+	ASSERT_EQ(2, cookie_take_back(p, len, cookie));
+	ASSERT_TRUE(range_is_zero(p + 3 * PAGE_SZ, PAGE_SZ));
+	ASSERT_EQ(cookie, *(uint64_t *)(p + 4 * PAGE_SZ));
+	munmap(p, len);
+}
+
 TEST_HARNESS_MAIN

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 
 #include "data.h"
+#include "designs.h"
 #include "knob.h"
 #include "needs.h"
 #include "prng.h"
