@@ -16,11 +16,14 @@ sub known {
 	return load_known($f);
 }
 
-# Two kernels: one with design A, swap and THP; one with neither design.
+# Three kernels: one with design A, swap and THP; one with no design; one
+# with design C alone.
 my %cfg = (
 	a => { CONFIG_VRANGE => 'y', CONFIG_MADV_FREE => 'n', CONFIG_SWAP => 'y',
 	       CONFIG_TRANSPARENT_HUGEPAGE => 'y' },
 	none => { CONFIG_VRANGE => 'n', CONFIG_SWAP => 'y' },
+	c => { CONFIG_VRANGE => 'n', CONFIG_MADV_FREE => 'n', CONFIG_MAP_DROPPABLE => 'y',
+	       CONFIG_SWAP => 'y' },
 );
 my $k = known("# comment\nfuzz/vrange_fuzz\t*\t*\tpass\tcalls vrange() everywhere\n" .
 	      "p/swap_*\t*\tnoswap-*\tskip\tneeds swap\n");
@@ -43,6 +46,11 @@ is(want('a', 'p/ksm_merge'), 'skip', '... and one it lacks (KSM)');
 is(want('a', 'p/plain'), 'pass', 'a name that names nothing: pass');
 is(want('none', 'p/pgvrange_count'), 'pass', 'a design name inside a word does not count');
 is(want('none', 'stress/stress_sigbus_counted'), 'skip', 'a SIGBUS on a purged page is design A');
+is(want('a', 'droppable_test/droppable_drops_dirty'), 'skip', 'design C, absent from .config: skip');
+is(want('c', 'droppable_test/droppable_drops_dirty'), 'pass', '... on where CONFIG_MAP_DROPPABLE=y: pass');
+is(want('c', 'droppable_test/map_droppable_absent_einval'), 'skip', '... its "absent" test skips there');
+is(want('none', 'droppable_test/map_droppable_absent_einval'), 'pass', '... and passes where it is off');
+is(want('c', 'scn/scn.vrange.both_designs'), 'skip', 'both_designs is A and B, not C');
 
 # What a skip's reason names.
 my %skip = (status => 'skip');
@@ -56,6 +64,8 @@ is(want('a', 'p/x', %skip, reason => 'vrange() is present (CONFIG_VRANGE=y)'), '
    'CONFIG_X=y: skips where X is on');
 is(want('none', 'p/x', %skip, reason => 'vrange() is present (CONFIG_VRANGE=y)'), 'pass', '... not where it is off');
 is(want('none', 'p/x', %skip, reason => 'no vrange()'), 'skip', 'a design named without its option');
+is(want('none', 'p/x', %skip, reason => 'needs CONFIG_MAP_DROPPABLE'), 'skip', 'needs CONFIG_MAP_DROPPABLE where it is off');
+is(want('c', 'p/x', %skip, reason => 'needs CONFIG_MAP_DROPPABLE'), 'pass', '... not where it is on');
 is(want('a', 'p/x', %skip, reason => 'no vrange()'), 'pass', '... that the kernel has');
 is(want('a', 'p/x', %skip, reason => 'needs an active swap device', mode => 'noswap-mglru'), 'skip',
    'an active swap device, in a noswap mode');

@@ -3,9 +3,10 @@ package VMAB::Judge;
 # (SPEC 7): a test passes unless it needs something the variant or the mode
 # lacks, and then it skips, saying what.  What a test needs is read from
 #   - its id (program/name): naming a design (vrange or sigbus; madv_free,
-#     madvfree or lazyfree) or an optional feature (thp, khugepaged,
-#     transhuge; ksm; memcg; lru_gen) means it needs that option; "absent"
-#     in the name means it needs the option off; "both_designs" needs both;
+#     madvfree or lazyfree; droppable) or an optional feature (thp,
+#     khugepaged, transhuge; ksm; memcg; lru_gen) means it needs that
+#     option; "absent" in the name means it needs the option off;
+#     "both_designs" needs designs A and B;
 #   - the reason it skipped: every CONFIG_X it names ("needs CONFIG_X",
 #     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else an option it names as
 #     a name would, except one the name already settles;
@@ -31,12 +32,14 @@ our @EXPORT_OK = qw(load_known load_config expect judge);
 my @NAMED = (
 	[CONFIG_VRANGE => qr/(?<![a-z])(?:vrange|sigbus)/i],
 	[CONFIG_MADV_FREE => qr/(?<![a-z])(?:madv_?free|lazyfree)/i],
+	[CONFIG_MAP_DROPPABLE => qr/(?<![a-z])droppable/i],
 	[CONFIG_TRANSPARENT_HUGEPAGE => qr/(?<![a-z])(?:thp|khugepaged|transhuge)/i],
 	[CONFIG_KSM => qr/(?<![a-z])ksm/i],
 	[CONFIG_MEMCG => qr/(?<![a-z])memcg/i],
 	[CONFIG_LRU_GEN => qr/(?<![a-z])lru_gen/i],
 );
-# The two designs (a scenario "both_designs" needs both).
+# Designs A and B (a scenario "both_designs" needs both; the name predates
+# design C, which a test names as "droppable").
 my @DESIGNS = @NAMED[0, 1];
 
 # load_known($file) -> [{test, variant, mode (globs as regexes), outcome, why, line}]
