@@ -234,9 +234,9 @@ TEST(droppable_wiped_in_fork_child)
 TEST(droppable_dropped_dirty_by_memory_reclaim)
 {
 	size_t len = 4 * NPAGES * PAGE_SZ;
-	long pswpout;
+	long pswpout, lazyfreed;
 	struct memcg cg;
-	int zeros = 0;
+	int zeros = 0, ret;
 	char *p;
 
 	NEEDS_DROPPABLE();
@@ -247,12 +247,15 @@ TEST(droppable_dropped_dirty_by_memory_reclaim)
 	ASSERT_NE(MAP_FAILED, p);
 	fill_numbered(p, 4 * NPAGES);
 	pswpout = vmstat_get("pswpout");
+	lazyfreed = vmstat_get("pglazyfreed");
 	for (int round = 0; round < 8 && zeros < 4 * NPAGES; round++) {
-		memcg_reclaim(&cg, len);	/* -EAGAIN: not all of it */
+		ret = memcg_reclaim(&cg, len);	/* -EAGAIN: not all of it */
 		zeros = zero_pages(p, 4 * NPAGES);
 		ASSERT_LE(0, zeros);
+		TH_LOG("round %d: memory.reclaim %d, %d of %d pages dropped",
+		       round, ret, zeros, 4 * NPAGES);
 	}
-	TH_LOG("%d of %d pages dropped", zeros, 4 * NPAGES);
+	TH_LOG("pglazyfreed %+ld", vmstat_get("pglazyfreed") - lazyfreed);
 	EXPECT_LT(0, zeros);
 	if (pswpout >= 0) {
 		EXPECT_EQ(pswpout, vmstat_get("pswpout"));
