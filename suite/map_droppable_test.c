@@ -129,6 +129,10 @@ TEST(droppable_refuses_file_shared_locked)
 				   MAP_DROPPABLE, fd, 0));
 	EXPECT_EQ(EINVAL, errno);
 	close(fd);
+	/* 0x08 | MAP_SHARED is map type 0x09: unknown. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE,
+				   MAP_DROPPABLE | MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE,
 				   MAP_DROPPABLE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
