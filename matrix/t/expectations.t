@@ -16,7 +16,8 @@ sub known {
 	return load_known($f);
 }
 
-# Two kernels: one with design A, swap and THP; one with neither design.
+# Three kernels: one with design A, swap and THP; one with no design; one
+# with design C alone.
 my %cfg = (
 	a => { CONFIG_VRANGE => 'y', CONFIG_MADV_FREE => 'n', CONFIG_SWAP => 'y',
 	       CONFIG_TRANSPARENT_HUGEPAGE => 'y' },
@@ -66,6 +67,8 @@ is(want('a', 'p/x', %skip, reason => 'vrange() is present (CONFIG_VRANGE=y)'), '
    'CONFIG_X=y: skips where X is on');
 is(want('none', 'p/x', %skip, reason => 'vrange() is present (CONFIG_VRANGE=y)'), 'pass', '... not where it is off');
 is(want('none', 'p/x', %skip, reason => 'no vrange()'), 'skip', 'a design named without its option');
+is(want('none', 'p/x', %skip, reason => 'needs CONFIG_MAP_DROPPABLE'), 'skip', 'needs CONFIG_MAP_DROPPABLE where it is off');
+is(want('c', 'p/x', %skip, reason => 'needs CONFIG_MAP_DROPPABLE'), 'pass', '... not where it is on');
 is(want('a', 'p/x', %skip, reason => 'no vrange()'), 'pass', '... that the kernel has');
 is(want('a', 'p/x', %skip, reason => 'needs an active swap device', mode => 'noswap-mglru'), 'skip',
    'an active swap device, in a noswap mode');
