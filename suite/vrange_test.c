@@ -1547,6 +1547,36 @@ TEST_F(vr, einval_uffd_wp)
 }
 
 /*
+ * A MAP_DROPPABLE mapping is private and anonymous, but reclaim drops its
+ * pages without the purged markers that vrange() reports: refused in
+ * every mode, nothing changed.
+ */
+VMAB_NEEDS("vr.einval_droppable", "vrange,CONFIG_MAP_DROPPABLE");
+TEST_F(vr, einval_droppable)
+{
+	int vmas, mode, purged = 7;
+	char *p;
+
+	NEED_VRANGE();
+	if (!map_droppable_supported())
+		SKIP(return, "%s", designs[DESIGN_DROPPABLE].absent);
+	p = mmap(NULL, 4 * PAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pages(p, 4 * PAGE_SZ, SEED);
+	vmas = count_vmas();
+	for (mode = VRANGE_NONVOLATILE; mode <= VRANGE_QUERY; mode++) {
+		errno = 0;
+		ASSERT_EQ(-1, vr(p, 4 * PAGE_SZ, mode, &purged)) TH_LOG("mode %d", mode);
+		ASSERT_EQ(EINVAL, errno);
+	}
+	ASSERT_EQ(vmas, count_vmas());
+	ASSERT_EQ(0, smaps_has_flag(p, "vo"));
+	ASSERT_EQ(-1, first_changed_page(p, 4 * PAGE_SZ, SEED));
+	munmap(p, 4 * PAGE_SZ);
+}
+
+/*
  * The other order: a range that is volatile cannot be registered for
  * userfaultfd write-protect (a purge would drop the bit with the page).
  */

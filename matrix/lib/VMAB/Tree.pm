@@ -1,7 +1,7 @@
 package VMAB::Tree;
 # The kernel tree: unpack Debian's linux-source tarball once into a git
 # repository whose first commit (tag "pristine") is the untouched tree, then
-# apply patches/{common,vrange,madv-free,droppable} from their series files
+# apply patches/{common,vrange,madv-free,droppable,glue} from their series files
 # with git am, in that order.
 # Re-patching is skipped while neither the tarball nor any patch or series
 # file changed (a stamp holds their digest).
@@ -24,7 +24,7 @@ use VMAB::Run qw(run_logged capture);
 
 our @EXPORT_OK = qw(prepare_tree patch_digest series_patches tree_commit changed_files);
 
-our @SERIES = qw(common vrange madv-free droppable);
+our @SERIES = qw(common vrange madv-free droppable glue);
 
 # The patches of one series, in order; dies on a listed file that is missing.
 sub series_patches {
