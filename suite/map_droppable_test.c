@@ -33,11 +33,7 @@
 
 #define NPAGES 64
 
-static void *map_droppable(size_t len)
-{
-	return mmap(NULL, len, PROT_READ | PROT_WRITE,
-		    MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0);
-}
+/* map_droppable(len): suite/lib/designs.c's, the same mmap() call. */
 
 /* 1 where mmap(MAP_DROPPABLE) works, 0 where the kernel says EINVAL. */
 static int droppable_supported(void)
