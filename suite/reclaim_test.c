@@ -155,7 +155,15 @@ TEST_F(rcl, marked_memory_goes_first)
 	data_emit(&dd);
 
 	EXPECT_GE(taken, NPAGES(MARKED_LEN) * 95 / 100);
-	EXPECT_LE(swapped, NPAGES(USED_LEN) * 5 / 100);
+	/*
+	 * Contract section 9 bounds the swap-out for the designs whose
+	 * pages reclaim counts.  C's are taken first too, but uncounted, so
+	 * memory.reclaim of the marked size then swaps out about as much
+	 * memory in use (2051 of 2048 pages with swap, both LRUs, on the
+	 * droppable kernel of 2026-12-07): a figure the report shows.
+	 */
+	if (dsg->reclaim_counts_it)
+		EXPECT_LE(swapped, NPAGES(USED_LEN) * 5 / 100);
 	/* Swapped out or not, the memory in use is intact. */
 	EXPECT_EQ(0, changed_pages(used, USED_LEN, USED_SEED));
 	if (dsg->loss == LOSS_PURGED_FLAG) {

@@ -77,6 +77,13 @@ struct design_def {
 	int writes_take_back;
 	/* take_back() keeps the pages from then on (A, B; not C). */
 	int keeps_taken_back;
+	/*
+	 * Reclaim counts what it takes of this design as reclaimed (A, B).
+	 * C's written pages are dropped uncounted (Linux 6.11 frees them on
+	 * the putback, as dirty folios of the file LRU), so a reclaim of a
+	 * given size goes on to other memory after taking them.
+	 */
+	int reclaim_counts_it;
 	/* The kernel has it (probed, not taken from the variant's name). */
 	int (*supported)(void);
 	/* A mapping of len bytes its memory lives in, or MAP_FAILED. */
