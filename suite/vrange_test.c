@@ -120,6 +120,12 @@ static long pageout_all(char *p, size_t len)
 		n = nonresident_pages(p, len);
 		if (n == (long)(len / PAGE_SZ))
 			break;
+		/*
+		 * A page still under writeback (swapped out, read back in)
+		 * is not purged yet: give its write time to end.  With two
+		 * CPUs under TCG it can outlast 20 tries in a row.
+		 */
+		usleep(20000);
 	}
 	return n;
 }
