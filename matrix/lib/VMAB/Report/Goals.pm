@@ -25,6 +25,7 @@ use warnings;
 use Exporter 'import';
 use List::Util qw(max);
 use VMAB::Report::Data qw(of ordered with_seen collect median @VARIANT_ORDER @MODE_ORDER);
+use VMAB::Variants qw(mode_traits);
 
 our @EXPORT_OK = qw(%THRESHOLD);
 
@@ -62,7 +63,7 @@ sub ratio { my ($a, $b) = @_; return defined $a && defined $b && $b > 0 ? $a / $
 
 sub first_pass {
 	my ($data, $design) = @_;
-	my @fp = grep { $_->{mode} =~ /^swap-/ && ($_->{d}{pages_marked} // 0) > 0 &&
+	my @fp = grep { mode_traits($_->{mode})->{swap} && ($_->{d}{pages_marked} // 0) > 0 &&
 			defined $_->{d}{first_pass_discarded} } of($data, $design, 'memcg_reclaim')
 		or return undef;
 	my @cells = map { { variant => $_->{variant}, mode => $_->{mode}, taken => $_->{d}{first_pass_discarded},
