@@ -59,18 +59,7 @@
 /* A droppable mapping of len bytes starting at a multiple of align. */
 static void *map_droppable_aligned(size_t len, size_t align)
 {
-	char *p = map_droppable(len + align);
-	uintptr_t start, end;
-
-	if (p == MAP_FAILED)
-		return p;
-	start = ((uintptr_t)p + align - 1) & ~(align - 1);
-	end = start + len;
-	if (start > (uintptr_t)p)
-		munmap(p, start - (uintptr_t)p);
-	if ((uintptr_t)p + len + align > end)
-		munmap((void *)end, (uintptr_t)p + len + align - end);
-	return (void *)start;
+	return trim_to_alignment(map_droppable(len + align), len, align);
 }
 
 /* Pages of [p, p+len) that read as zero. */

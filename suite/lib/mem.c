@@ -16,10 +16,9 @@ void *map_anon(size_t len)
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 }
 
-void *map_anon_aligned(size_t len, size_t align)
+void *trim_to_alignment(void *mapping, size_t len, size_t align)
 {
-	char *p = mmap(NULL, len + align, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mapping;
 	uintptr_t start, end;
 
 	if (p == MAP_FAILED)
@@ -31,6 +30,13 @@ void *map_anon_aligned(size_t len, size_t align)
 	if ((uintptr_t)p + len + align > end)
 		munmap((void *)end, (uintptr_t)p + len + align - end);
 	return (void *)start;
+}
+
+void *map_anon_aligned(size_t len, size_t align)
+{
+	return trim_to_alignment(mmap(NULL, len + align, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+				 len, align);
 }
 
 /* A pattern that differs per page and per byte, and is never all zero. */

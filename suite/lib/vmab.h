@@ -85,6 +85,8 @@ long kswapd_gave_up(void);
 /* Memory helpers. */
 void *map_anon(size_t len);			/* private anon, MAP_FAILED on error */
 void *map_anon_aligned(size_t len, size_t align);	/* for THP tests */
+/* The aligned len bytes of a mapping of len + align bytes; the rest unmapped. */
+void *trim_to_alignment(void *mapping, size_t len, size_t align);
 void fill_pattern(void *p, size_t len, unsigned int seed);
 /* Byte offset of the first byte that differs from the pattern, or -1. */
 long check_pattern(const void *p, size_t len, unsigned int seed);
