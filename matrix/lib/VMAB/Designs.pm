@@ -48,11 +48,11 @@ our @DESIGNS = (
 	  promises => {
 		loss => '`VRANGE_NONVOLATILE` (or `VRANGE_QUERY`) sets `*purged`; SIGBUS on touching a lost page while marked',
 		access => 'SIGBUS (`BUS_ADRERR`, `si_addr` in the page); read(2)/write(2) on it fail with `EFAULT`; zero pages once unmarked',
-		cost => 'mark: one call sets a VMA flag, no page-table walk (VMAs split and merge under the mmap write lock); unmark: a second call, which reports loss, and walks the page tables only of a VMA where a purge, a swap-out or `MADV_FREE` may have left something, once',
+		cost => 'mark: one call sets a VMA flag, no page-table walk (VMAs split and merge under the mmap write lock); unmark: a second call, which reports loss, and walks the page tables only of a VMA where a purge or `MADV_FREE` may have left something, once; pages on swap are kept',
 		order => 'a page whose every mapping is volatile is purged instead of swapped, however recently it was used',
 		swapless => 'purges with no swap device and with `CONFIG_SWAP=n`: a purge pass takes volatile pages before the LRU lists are scanned, so reclaim without swap scans no anon memory for them (v11 needed swap)',
 		thp => 'a huge page in a volatile range is split, then purged page by page',
-		memcg => 'purged pages leave the cgroup\'s charge; counted in /proc/vmstat `pgvrange_purged` only',
+		memcg => 'purged pages leave the cgroup\'s charge; counted once each in /proc/vmstat and memory.stat `pgvrange_purged`',
 		write => 'does not unmark: the page may still be purged',
 	  } },
 	{ key => 'madv_free', letter => 'B', title => 'B: MADV_FREE', kconfig => 'CONFIG_MADV_FREE',
