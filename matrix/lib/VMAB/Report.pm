@@ -108,7 +108,7 @@ sub problems {
 # section dies here and fails the run: nothing is swallowed.
 sub report_md {
 	my ($m, $dir) = @_;
-	my $md = "# Volatile ranges vs MADV_FREE on Linux 6.1\n\n";
+	my $md = "# Volatile ranges, MADV_FREE and MAP_DROPPABLE on Linux 6.1\n\n";
 	$md .= "Generated $m->{generated} from `out/results/matrix.json`. ";
 	$md .= "Kernel: Debian linux-source $m->{source_version}, QEMU $m->{qemu_version}, ";
 	$md .= "accelerator **" . uc($m->{accelerator} // '?') . "**";
@@ -196,7 +196,7 @@ sub write_report {
 	make_path($dir);
 	my $md = report_md($m, $dir);
 	spew("$dir/report.md", $md);
-	spew("$dir/report.html", md_to_html($md, 'Volatile ranges vs MADV_FREE on Linux 6.1'));
+	spew("$dir/report.html", md_to_html($md, 'Volatile ranges, MADV_FREE and MAP_DROPPABLE on Linux 6.1'));
 	return "$dir/report.md";
 }
 
