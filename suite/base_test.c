@@ -121,7 +121,7 @@ TEST(madv_pageout_swaps_out_only_with_swap)
 
 	ASSERT_NE(MAP_FAILED, p);
 	fill_pattern(p, len, 3);
-	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, len));
 	out1 = vmstat_get("pswpout");
 	if (out0 < 0) {
 		/* CONFIG_SWAP=n: no swap counters at all. */

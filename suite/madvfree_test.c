@@ -217,7 +217,7 @@ static int reclaim(FIXTURE_DATA(lf) *self, const FIXTURE_VARIANT(lf) *variant,
 
 	drain();
 	if (!variant->memcg)
-		return madvise(p, len, MADV_PAGEOUT) ? -errno : 0;
+		return pageout(p, len) ? -errno : 0;
 	/* Ask for everything; -EAGAIN just means "not all of it". */
 	ret = memcg_reclaim(&self->cg, 64 << 20);
 	return ret == -EAGAIN ? 0 : ret;
@@ -706,7 +706,7 @@ TEST(lazyfree_events_counted)
 	drain();
 	EXPECT_EQ(NPAGES, event("pglazyfree") - marked0);
 	EXPECT_EQ(0, event("pglazyfreed") - freed0);
-	ASSERT_EQ(0, madvise(p, LEN, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, LEN));
 	EXPECT_EQ(NPAGES, event("pglazyfree") - marked0);
 	EXPECT_EQ(NPAGES, event("pglazyfreed") - freed0);
 	EXPECT_TRUE(range_is_zero(p, LEN));
@@ -775,7 +775,7 @@ TEST_F_TIMEOUT(ksm, ksm_leaves_lazily_free_pages_unmerged, 300)
 
 	/* So b is still discardable. */
 	freed0 = event("pglazyfreed");
-	ASSERT_EQ(0, madvise(b, len, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(b, len));
 	EXPECT_EVENT(KSM_PAGES, "pglazyfreed", freed0);
 	EXPECT_TRUE(range_is_zero(b, len));
 	EXPECT_EQ(gauge0, gauge());

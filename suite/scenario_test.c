@@ -594,7 +594,7 @@ static void pressure_scenario(struct __test_metadata *_metadata,
 		break;
 	}
 	case P_PAGEOUT:
-		ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+		ASSERT_EQ(0, pageout(p, len));
 		break;
 	case P_GLOBAL: {
 		long free_kb = meminfo_kb("MemFree"), min_kb;
@@ -862,7 +862,7 @@ TEST_F(scn, write_after_mark)
 	for (i = 0; i < NPAGES(len); i += 2)
 		fill_pattern(p + i * PAGE_SZ, PAGE_SZ, 9000 + i);
 	snap_take(self, variant->design, p, &s0);
-	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, len));
 	observe(_metadata, self, variant->design, p, len, 300, 9000, &s0, &o);
 	for (i = 0; i < NPAGES(len); i++) {
 		enum page_state st = page_state(p + i * PAGE_SZ, i,
@@ -921,7 +921,7 @@ TEST_F(scn, read_after_mark)
 	if (self->have_cg)
 		memcg_reclaim(&self->cg, len);
 	else
-		ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+		ASSERT_EQ(0, pageout(p, len));
 	observe(_metadata, self, variant->design, p, len, 400, 0, &s0, &o);
 	obs_data(&dd, "read_after_mark", variant->design, &o);
 	data_long(&dd, DK_READ_BEFORE_PRESSURE_INTACT, read_intact);
@@ -1054,7 +1054,7 @@ TEST_F(scn, thp)
 	ASSERT_EQ(0, mark(variant->design, p, len));
 	thp_kb_marked = smaps_field_kb(p, "AnonHugePages");
 	snap_take(self, variant->design, p, &s0);
-	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, len));
 	observe(_metadata, self, variant->design, p, len, 600, 0, &s0, &o);
 	obs_data(&dd, "thp", variant->design, &o);
 	data_long(&dd, DK_THP_KB, thp_kb);
@@ -1088,7 +1088,7 @@ TEST_F(scn, mremap)
 	ASSERT_EQ(0, no_hugepage(p, len));
 	fill_pages(p, len, 700);
 	ASSERT_EQ(0, mark(variant->design, p, len));
-	ASSERT_EQ(0, madvise(p, half, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, half));
 	before_move = nonresident_pages(p, half);
 	q = mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	ASSERT_EQ(dst, q);
@@ -1096,7 +1096,7 @@ TEST_F(scn, mremap)
 	if (variant->design == D_VRANGE)
 		vo = smaps_has_flag(q, "vo");
 	snap_take(self, variant->design, q, &s0);
-	ASSERT_EQ(0, madvise(q + half, half, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(q + half, half));
 	observe(_metadata, self, variant->design, q, len, 700, 0, &s0, &o);
 	obs_data(&dd, "mremap", variant->design, &o);
 	data_long(&dd, DK_DISCARDED_BEFORE_MOVE, before_move);
@@ -1140,7 +1140,7 @@ TEST_F(scn, mprotect)
 	if (variant->design == D_VRANGE)
 		vo_ro = smaps_has_flag(p + half, "vo");
 	snap_take(self, variant->design, p, &s0);
-	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, len));
 	/* A read of the read-only half's last page. */
 	ro_sigbus = sigbus_probe_read(p + len - PAGE_SZ);
 	ASSERT_EQ(0, mprotect(p + half, half, PROT_READ | PROT_WRITE));
@@ -1290,7 +1290,7 @@ TEST_F(scn, image_cache)
 
 	/* Pressure: every fourth object paged out, then the memcg shrunk. */
 	for (n = 0; n < CACHE_OBJS; n += 4, pageout_objs++)
-		ASSERT_EQ(0, madvise(cache + n * OBJ_LEN, OBJ_LEN, MADV_PAGEOUT));
+		ASSERT_EQ(0, pageout(cache + n * OBJ_LEN, OBJ_LEN));
 	if (self->have_cg)
 		memcg_reclaim(&self->cg, len / 2);
 
@@ -1386,11 +1386,11 @@ TEST_F(scn, both_designs)
 	}
 	ASSERT_EQ(0, vr_err);
 	snap_take(self, D_VRANGE, p, &s0);
-	ASSERT_EQ(0, madvise(p, len / 2, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, len / 2));
 	/* Judged as a vrange user would: NONVOLATILE and its flag. */
 	observe(_metadata, self, D_VRANGE, p, len, 1000, 0, &s0, &o);
 	/* Non-volatile again; is anything still lazily free? */
-	ASSERT_EQ(0, madvise(p, len, MADV_PAGEOUT));
+	ASSERT_EQ(0, pageout(p, len));
 	for (i = 0; i < NPAGES(len); i++)
 		later_zero += range_is_zero(p + i * PAGE_SZ, PAGE_SZ);
 	later_zero -= o.zero;

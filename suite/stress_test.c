@@ -359,7 +359,7 @@ static int free_slot(int s)
 	return 0;
 }
 
-static void pageout(char *p, size_t len, int wild)
+static void stress_pageout(char *p, size_t len, int wild)
 {
 	long r = madvise(p, len, MADV_PAGEOUT);
 
@@ -638,7 +638,7 @@ static int one_op(void)
 
 		if (p + len > region + REGION_LEN)
 			len = region + REGION_LEN - p;
-		pageout(p, len, 1);
+		stress_pageout(p, len, 1);
 		return 0;
 	}
 	if (op < 10 && have_vr) {
@@ -683,7 +683,7 @@ static int one_op(void)
 	} else if (op < 63) {
 		err = have_mf ? free_slot(lo) : 0;
 	} else if (op < 73) {
-		pageout(slot_addr(lo), SLOT_LEN, 0);
+		stress_pageout(slot_addr(lo), SLOT_LEN, 0);
 		err = check_slot(lo, "after pageout");
 	} else if (op < 80) {
 		err = mprotect_slot(lo);

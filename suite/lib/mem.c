@@ -151,6 +151,28 @@ void pin_to_cpu0(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+int pageout(void *p, size_t len)
+{
+	cpu_set_t allowed, one;
+	int cpu, ret = 0, err = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return madvise(p, len, MADV_PAGEOUT);
+	for (cpu = 0; cpu < CPU_SETSIZE && !ret; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			continue;
+		ret = madvise(p, len, MADV_PAGEOUT);
+		err = errno;
+	}
+	sched_setaffinity(0, sizeof(allowed), &allowed);
+	errno = err;
+	return ret;
+}
+
 long nonresident_pages(const void *p, size_t len)
 {
 	long n = resident_pages(p, len);

@@ -103,6 +103,13 @@ void touch_write(void *p, size_t len);		/* write one byte per page */
  * through are drained by the reclaim or lru_add_drain() this task starts.
  */
 void pin_to_cpu0(void);
+/*
+ * madvise(MADV_PAGEOUT) once on every CPU this task may run on, in turn:
+ * each call first drains its own CPU's LRU batch (lru_add_drain()), so a
+ * page faulted in on another CPU, still in that CPU's batch, is paged out
+ * too (one call pages out only what is on the LRU).  0, or -1 with errno.
+ */
+int pageout(void *p, size_t len);
 /* Pages of [p, p+len) that mincore(2) reports resident, or -1. */
 long resident_pages(const void *p, size_t len);
 long nonresident_pages(const void *p, size_t len);	/* the others, or -1 */
