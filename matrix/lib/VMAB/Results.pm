@@ -33,9 +33,22 @@ use JSON::PP;
 use VMAB::File qw(slurp spew);
 use VMAB::Record qw(to_tap);
 
-our @EXPORT_OK = qw(load_matrix save_matrix write_tap exit_status);
+our @EXPORT_OK = qw(load_matrix load_json save_matrix write_tap exit_status);
 
 sub json { JSON::PP->new->canonical->pretty }
+
+# load_json($file, $what) -> the decoded file, which exists; an empty one or
+# one that is not JSON (cut off, edited by hand) dies, naming the file and
+# what it should have been ("matrix.json").
+sub load_json {
+	my ($file, $what) = @_;
+	my $text = slurp($file);
+	die "$file is empty: not a $what (remove it to start afresh)\n" unless length $text;
+	my $x = eval { json()->decode($text) };
+	die "$file is not valid JSON (" . ($@ =~ s/ at \S+ line \d+\.?\n//r =~ s/\s+$//r) .
+		"): fix it or remove it to start afresh\n" unless $x;
+	return $x;
+}
 
 # load_matrix($file) -> the matrix; an empty one when there is no file
 # yet.  A file that is not a matrix (cut off, edited by hand) dies: it is
@@ -43,11 +56,7 @@ sub json { JSON::PP->new->canonical->pretty }
 sub load_matrix {
 	my ($file) = @_;
 	return { variants => {} } unless -e $file;
-	my $text = slurp($file);
-	die "$file is empty: not a matrix.json (remove it to start afresh)\n" unless length $text;
-	my $m = eval { json()->decode($text) };
-	die "$file is not valid JSON (" . ($@ =~ s/ at \S+ line \d+\.?\n//r =~ s/\s+$//r) .
-		"): fix it or remove it to start afresh\n" unless $m;
+	my $m = load_json($file, 'matrix.json');
 	die "$file is not a matrix.json: no \"variants\" object\n"
 		unless ref $m eq 'HASH' && ref($m->{variants} // {}) eq 'HASH';
 	$m->{variants} //= {};

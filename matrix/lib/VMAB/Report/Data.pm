@@ -12,14 +12,21 @@ package VMAB::Report::Data;
 #   columns($m | \@data)          -> the designs the report gives a column:
 #                                    A and B always, others when measured
 #   median(@values), tally($key, @records), range_str($fmt, @values)
+#   host_bench($file)             -> make host-bench's record (out/results/
+#                                    host-bench.json, docs/host-bench.md), undef
+#                                    without the file: not measured; a corrupt
+#                                    one dies, as a corrupt matrix.json does
+#   host_matrix($host_bench)      -> its data as a matrix of one variant and
+#                                    mode, both "host", for the readers above
 use strict;
 use warnings;
 use Exporter 'import';
 use VMAB::Designs qw(designs);
+use VMAB::Results qw(load_json);
 use VMAB::Variants qw(report_order mode_order);
 
 our @EXPORT_OK = qw(variant_names ordered with_seen data_of_kind all_data of collect collect_stressng
-	columns median tally range_str where $NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
+	columns median tally range_str where host_bench host_matrix $NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
 
 our @VARIANT_ORDER = report_order();	# matrix/variants.conf
 our @MODE_ORDER = mode_order();
@@ -94,6 +101,20 @@ sub columns {
 		$have{$_} = 1 for VMAB::Designs::measured_designs($src);
 	}
 	return map { $_->{key} } grep { $_->{core} || $have{$_->{key}} } designs();
+}
+
+sub host_bench {
+	my ($file) = @_;
+	return undef unless -e $file;
+	my $h = load_json($file, 'host-bench.json');
+	die "$file is not a host-bench.json: no \"host_kernel\" or no \"data\" list\n"
+		unless ref $h eq 'HASH' && defined $h->{host_kernel} && ref $h->{data} eq 'ARRAY';
+	return $h;
+}
+
+sub host_matrix {
+	my ($h) = @_;
+	return { variants => { host => { modes => { host => { data => $h->{data} } } } } };
 }
 
 sub median {

@@ -20,11 +20,17 @@ package VMAB::Report::Goals;
 #   op_growth($m, $design, $op) -> { growth, adjusted, n, n_adjusted, lo => [sizes], hi => [sizes] } | undef
 #   oom_rows($m) -> ({ variant, mode, design, x => datum, ratio, scan, met }, ...)
 #   oom_vs_none($m, $design) -> { threshold, ratios, n, ratio, within } | undef
+#   host_vs_guest($m, $host_bench[, \@churn_rows]) -> undef without
+#       host-bench.json (not measured), else { host_kernel, generated,
+#       machine, cpu, cores, swap, lru, rows => [{ bench, figure, the keys
+#       that name its cell (design, threads | op, size | pressure), host,
+#       guest (the median over the guest cells of the same keys), guest_min,
+#       guest_max, n, cells => ["variant/mode", ...], ratio (host / guest) }] }
 use strict;
 use warnings;
 use Exporter 'import';
-use List::Util qw(max);
-use VMAB::Report::Data qw(of ordered with_seen collect median @VARIANT_ORDER @MODE_ORDER);
+use List::Util qw(min max);
+use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind median where host_matrix @VARIANT_ORDER @MODE_ORDER);
 use VMAB::Variants qw(mode_traits);
 
 our @EXPORT_OK = qw(%THRESHOLD);
@@ -113,11 +119,14 @@ sub churn_rows {
 	return @rows;
 }
 
+# analyse($m[, $host_bench]): the host's figures beside the guests' too.
 sub analyse {
-	my ($m) = @_;
+	my ($m, $hb) = @_;
 	my @sweeps = mark_sweeps($m);
 	@$_{qw(mark unmark)} = (mark_goal($_), unmark_goal($_)) for @sweeps;
-	return { churn => [churn_rows($m)], sweeps => \@sweeps, oom => [oom_rows($m)] };
+	my @churn = churn_rows($m);
+	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)],
+		 host => host_vs_guest($m, $hb, \@churn) };
 }
 
 # The analysis of $x: itself, or that of the matrix it is.
@@ -257,6 +266,64 @@ sub oom_vs_none {
 	my $t = $THRESHOLD{oom};
 	return { threshold => $t, ratios => \@r, n => scalar @r, ratio => median(@r),
 		 within => scalar(grep { $_ <= $t } @r) };
+}
+
+# ---- the guests beside this host (make host-bench) ----
+
+# The figures make host-bench measures, per benchmark: [bench, op (undef:
+# any), the keys that name a cell, its figures].  Churn's come from
+# churn_rows, as its table shows them; the discardable cache's are its
+# records' own, its answers compared only under the same kind of pressure.
+our @HOST_FIGURES = (
+	[churn => undef, [qw(design threads)], [qw(ratio_to_dontneed ratio_to_keep)]],
+	[discardable => latency => [qw(design op size)], [qw(ns_lock ns_unlock)]],
+	[discardable => cycles => [qw(design op pressure)], [qw(cache_regenerated cache_false_alarms)]],
+);
+
+# churn_cells(@churn_rows) -> a flat cell for each design of each row (keep
+# / DONTNEED left out: the inverse of DONTNEED / keep):
+# { variant, mode, threads, design, ratio_to_dontneed, ratio_to_keep }
+sub churn_cells {
+	return map {
+		my $r = $_;
+		map { { variant => $r->{variant}, mode => $r->{mode}, threads => $r->{threads}, design => $_,
+			ratio_to_dontneed => /^(dontneed|keep)$/ ? undef : $r->{ratio}{$_},
+			ratio_to_keep => $_ eq 'keep' ? undef : share_of_keep($r->{by}, $_) } }
+			grep { $r->{by}{$_} } with_seen(\@CHURN_DESIGNS, keys %{$r->{by}});
+	} @_;
+}
+
+# bench_cells($m, $bench) -> its records, each flat with its variant and mode.
+sub bench_cells {
+	my ($m, $bench) = @_;
+	return map { { %{$_->{d}}, variant => $_->{variant}, mode => $_->{mode} } }
+		data_of_kind($m, 'bench', sub { ($_[0]{bench} // '') eq $bench });
+}
+
+sub host_vs_guest {
+	my ($m, $hb, $churn) = @_;
+	return undef unless $hb;
+	my $hm = host_matrix($hb);
+	my %cells = (churn => [[churn_cells(churn_rows($hm))], [churn_cells(@{$churn // [churn_rows($m)]})]],
+		     discardable => [[bench_cells($hm, 'discardable')], [bench_cells($m, 'discardable')]]);
+	my @rows;
+	for my $f (@HOST_FIGURES) {
+		my ($bench, $op, $keys, $figures) = @$f;
+		my ($host, $guest) = map { [grep { !defined $op || ($_->{op} // '') eq $op } @$_] } @{$cells{$bench}};
+		for my $h (@$host) {
+			my @same = grep { my $g = $_; !grep { ($g->{$_} // '') ne ($h->{$_} // '') } @$keys } @$guest;
+			for my $fig (grep { defined $h->{$_} } @$figures) {
+				my @g = grep { defined $_->{$fig} } @same;
+				my @v = map { $_->{$fig} } @g;
+				my $med = median(@v);
+				push @rows, { bench => $bench, figure => $fig, (map { $_ => $h->{$_} } @$keys),
+					host => $h->{$fig}, guest => $med, guest_min => min(@v), guest_max => max(@v),
+					n => scalar @g, cells => [map { where($_) } @g], ratio => ratio($h->{$fig}, $med) };
+			}
+		}
+	}
+	return { (map { $_ => $hb->{$_} } grep { exists $hb->{$_} } qw(host_kernel generated machine cpu cores swap lru)),
+		 rows => \@rows };
 }
 
 1;
