@@ -1,8 +1,8 @@
 # Nothing is lost without a word (issue 31, item 3), each with a fixture
 # that has the fault: a malformed or truncated "# @data" line is a problem
 # the judge reports; a corrupt matrix.json stops the report instead of
-# becoming an empty one; a plot that fails fails the report, the same way
-# in every section.
+# becoming an empty one, and so does a corrupt host-bench.json; a plot that
+# fails fails the report, the same way in every section.
 use strict;
 use warnings;
 use Test::More;
@@ -10,6 +10,7 @@ use FindBin;
 use File::Temp qw(tempdir);
 use File::Copy qw(copy);
 use VMAB::Driver;
+use VMAB::File qw(slurp spew);
 use VMAB::Results qw(load_matrix);
 use VMAB::Stage::Judge qw(judge_boot);
 use VMAB::Report qw(write_report);
@@ -54,6 +55,23 @@ my $fx = "$FindBin::Bin/fixtures";
 	like($@, qr/not valid JSON/, '... with the error') or diag $@;
 	ok(!-e "$out/report/report.md", '... and writes no report');
 	is(-s "$out/results/matrix.json", -s "$fx/truncated-matrix.json", '... nor replaces the file');
+}
+
+# A corrupt host-bench.json (make host-bench's, cut off) stops vmab report
+# the same way; without one, the report says the host was not measured.
+{
+	my $out = tempdir(CLEANUP => 1);
+	mkdir "$out/results";
+	copy("$fx/report-matrix.json", "$out/results/matrix.json") or die $!;
+	spew("$out/results/host-bench.json", substr(slurp("$fx/host-bench.json"), 0, 500));
+	local $VMAB::Log::QUIET = 1;
+	ok(!eval { VMAB::Driver::main('report', '--out', $out); 1 }, 'vmab report on a cut-off host-bench.json dies');
+	like($@, qr/host-bench\.json is not valid JSON/, '... with the error') or diag $@;
+	ok(!-e "$out/report/report.md", '... and writes no report');
+	unlink "$out/results/host-bench.json";
+	is(VMAB::Driver::main('report', '--out', $out), 0, 'without it, vmab report writes the report');
+	like(slurp("$out/report/report.md"), qr/\(`make host-bench`\): not measured in this run\./,
+	     '... saying the host was not measured');
 }
 
 # A plot that fails fails the whole report, whichever section draws it.

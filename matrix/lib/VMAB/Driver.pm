@@ -21,6 +21,7 @@ use VMAB::Lock qw(lock_out);
 use VMAB::Log qw(info phase);
 use VMAB::Qemu qw(kill_all);
 use VMAB::Report qw(write_report);
+use VMAB::Report::Data qw(host_bench);
 use VMAB::Results qw(load_matrix save_matrix exit_status);
 use VMAB::Run qw(check_disk);
 use VMAB::Stage::Boot qw(boot_stage dev_boot);
@@ -141,13 +142,21 @@ sub matrix_command {
 		return (grep { $_->{error} } values %$built) ? 1 : 0 if $cmd eq 'build';
 	}
 	my $m = boot_stage($ctx, $variants, $built, $tree, $known);
-	info('report: ' . write_report($m, $ctx->{report_dir}));
+	report($ctx, $m);
 	# Non-zero when a variant is not PASS (SPEC 7), and with --judge when
 	# a result is unexpected too.
 	my ($status, @bad) = exit_status($m, [map { $_->{name} } @$variants], judge => $opt->{judge});
 	info(@bad ? 'not clean: ' . join(', ', @bad)
 	     : 'all ' . scalar(@$variants) . ' variants PASS, every result as expected');
 	return $status;
+}
+
+# The report of $m, with make host-bench's figures where it ran (out/results/
+# host-bench.json, whatever the set); a corrupt file stops it.
+sub report {
+	my ($ctx, $m) = @_;
+	my $hb = host_bench("$ctx->{out}/results/host-bench.json");
+	info('report: ' . write_report($m, $ctx->{report_dir}, $hb));
 }
 
 # vmab boot without a build: each variant's kernel as the last build left
@@ -181,7 +190,7 @@ sub judge_command {
 	}
 	save_matrix($ctx->{json_file}, $m);
 	if ($cmd eq 'report') {
-		info('report: ' . write_report($m, $ctx->{report_dir}));
+		report($ctx, $m);
 		return 0;
 	}
 	my ($status, @bad) = exit_status($m, [sort keys %{$m->{variants}}], judge => 1);

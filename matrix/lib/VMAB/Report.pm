@@ -14,7 +14,7 @@ use File::Path qw(make_path);
 use VMAB::File qw(spew);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Html qw(md_to_html toc);
-use VMAB::Report::Data qw(variant_names);
+use VMAB::Report::Data qw(variant_names $NOT_MEASURED);
 use VMAB::Provenance qw(sources);
 use VMAB::Report::Goals;
 use VMAB::Report::Summary;
@@ -101,13 +101,23 @@ sub problems {
 	return length $s ? $s : "None: every boot passed and matched what its configuration implies (VMAB::Expectations).\n";
 }
 
+# host_bench_line($host_bench) -> one line: the host kernel make host-bench
+# ran on and when, or that it did not run.
+sub host_bench_line {
+	my ($h) = @_;
+	return "Benchmarks natively on this host (`make host-bench`): $NOT_MEASURED.\n" unless $h;
+	return "Benchmarks natively on this host (`make host-bench`): kernel $h->{host_kernel}, run " .
+		VMAB::Report::Bench::when_ran($h->{generated}) . "; beside the guests' figures in [Benchmarks](#benchmarks).\n";
+}
+
 # The report, reader first (the answer before the evidence): a one-screen summary (what each
 # design gives a user, the headline figures with one plot, the questions of
 # 2014 answered in a line each), a table of contents, the evidence, what
 # came after, and an appendix with the per-cell tables.  A bug in any
 # section dies here and fails the run: nothing is swallowed.
+# report_md($m, $dir[, host-bench.json's record (VMAB::Report::Data::host_bench)])
 sub report_md {
-	my ($m, $dir) = @_;
+	my ($m, $dir, $hb) = @_;
 	my $md = "# Volatile ranges, MADV_FREE and MAP_DROPPABLE on Linux 6.1\n\n";
 	$md .= "Generated $m->{generated} from `out/results/matrix.json`. ";
 	$md .= "Kernel: Debian linux-source $m->{source_version}, QEMU $m->{qemu_version}, ";
@@ -118,10 +128,10 @@ sub report_md {
 	$md .= ' ' . clock_sentence($m);
 	$md .= " Host kernel $m->{host_kernel}. " . provenance_sentence($m) . ' ' . verdict($m) . "\n\n";
 	# Each goal computed once, for the summary and the benchmarks alike.
-	my $goals = VMAB::Report::Goals::analyse($m);
+	my $goals = VMAB::Report::Goals::analyse($m, $hb);
 	$md .= "## Summary\n\n" . VMAB::Report::Summary::section($m, $dir, $goals);
 	$md .= "## Contents\n\n\0TOC\0\n";
-	$md .= "## Variants\n\n" . summary($m) . "\n";
+	$md .= "## Variants\n\n" . summary($m) . "\n" . host_bench_line($hb) . "\n";
 	$md .= "## What went wrong\n\n" . problems($m) . "\n";
 	$md .= "## Scenarios and the questions of 2014\n\n" . VMAB::Report::Scenarios::section($m, $dir) . "\n";
 	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir, $goals) . "\n";
@@ -192,9 +202,9 @@ sub verdict {
 }
 
 sub write_report {
-	my ($m, $dir) = @_;
+	my ($m, $dir, $hb) = @_;
 	make_path($dir);
-	my $md = report_md($m, $dir);
+	my $md = report_md($m, $dir, $hb);
 	spew("$dir/report.md", $md);
 	spew("$dir/report.html", md_to_html($md, 'Volatile ranges, MADV_FREE and MAP_DROPPABLE on Linux 6.1'));
 	return "$dir/report.md";

@@ -10,12 +10,16 @@ package VMAB::Report::Bench;
 #   vrange's mark cost flat in range size (1 GiB within 2x of 4 KiB),
 #   churn at 90% of keep for one design, an OOM without swap no slower
 #   with marked memory elsewhere (within 1.25x of nothing marked).
+# Beside the churn (and the discardable cache), the same figures measured
+# natively on this host by make host-bench (Goals::host_vs_guest), or that
+# they were not.
 #   section($matrix, $report_dir) -> markdown (headings from level 3 down)
+#   when_ran($iso_utc) -> "2026-12-07 05:13:04 UTC"
 use strict;
 use warnings;
 use List::Util qw(min max);
 use VMAB::Report::Plot qw(lines_svg bars_svg);
-use VMAB::Report::Data qw(ordered collect collect_stressng @VARIANT_ORDER @MODE_ORDER);
+use VMAB::Report::Data qw(ordered collect collect_stressng $NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
 use VMAB::Designs;
 use VMAB::Report::Goals qw(%THRESHOLD);
 
@@ -233,9 +237,10 @@ sub mark_verdict {
 # ---- churn ----
 
 sub churn_section {
-	my ($m, $rows, $churn, $dir) = @_;
+	my ($m, $rows, $churn, $dir, $host) = @_;
 	my $md = intro('churn', !!(@$rows));
-	return $md unless @$rows;
+	my $vs = host_table($host, uc($m->{accelerator} // '?'), 'churn');
+	return $md . $vs unless @$rows;
 	my @designs = VMAB::Report::Goals::bench_designs($m, 'churn', \@VMAB::Report::Goals::CHURN_DESIGNS);
 	my @shown = grep { $_ ne 'dontneed' } @designs;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
@@ -253,7 +258,7 @@ sub churn_section {
 			"churn ratios, $v");
 		$md .= where_time_goes($churn->{$v}, @designs);
 	}
-	return $md;
+	return $md . $vs;
 }
 
 # Time per iteration split by phase, and the counters, at 1 thread in the first mode.
@@ -277,6 +282,83 @@ sub where_time_goes {
 			$x->{purged_reuses} // '-') . " |\n";
 	}
 	return "$md\n";
+}
+
+# ---- the guests beside this host (make host-bench) ----
+
+sub when_ran { my ($t) = @_; return ($t // '?') =~ /^(\S+)T(\d\d:\d\d:\d\d)Z$/ ? "$1 $2 UTC" : $t // '?' }
+
+sub fmt_share { my ($r) = @_; return defined $r ? sprintf('%.3f', $r) : '-' }
+sub fmt_count { my ($n) = @_; return defined $n ? 0 + sprintf('%.1f', $n) : '-' }
+
+# Each figure of Goals::host_vs_guest: its name (design, then the row's
+# keys) and how its values read.
+our %HOST_FIGURE = (
+	ratio_to_dontneed => ['%s / DONTNEED, %s', \&fmt_x], ratio_to_keep => ['%s / keep, %s', \&fmt_share],
+	ns_lock => ['%s lock, %s', \&t_ns], ns_unlock => ['%s unlock, %s', \&t_ns],
+	cache_regenerated => ['%s locks that said lost, %s', \&fmt_count],
+	cache_false_alarms => ['%s false alarms, %s', \&fmt_count],
+);
+
+sub host_where {
+	my ($r) = @_;
+	return "$r->{threads} thread" . ($r->{threads} == 1 ? '' : 's') if defined $r->{threads};
+	return size_name($r->{size}) if defined $r->{size};
+	return "pressure by $r->{pressure}";
+}
+
+# The variants and modes the guests' figures came from, "both (4 modes), ...".
+sub host_cells {
+	my (@rows) = @_;
+	my %modes;
+	for (map { @{$_->{cells}} } @rows) {
+		my ($v, $mode) = split m{/}, $_, 2;
+		$modes{$v}{$mode} = 1;
+	}
+	return 'none has them in this run' unless %modes;
+	return join(', ', map { my $n = keys %{$modes{$_}}; "`$_` ($n mode" . ($n == 1 ? '' : 's') . ')' }
+		ordered(\@VARIANT_ORDER, keys %modes));
+}
+
+# "0.71x (-29%)": host / guest, as a percentage too where that reads (0.5x to 2x).
+sub moves {
+	my ($r) = @_;
+	return '-' unless defined $r;
+	return fmt_x($r) . ($r >= 0.5 && $r <= 2 ? sprintf(' (%+.0f%%)', 100 * ($r - 1)) : '');
+}
+
+# host_table($host_vs_guest, $accel, $bench) -> the guests' figures of one
+# benchmark beside this host's: a table, or a line that there are none.
+sub host_table {
+	my ($h, $accel, $bench) = @_;
+	return "Guest ($accel) vs this host: $NOT_MEASURED (`make host-bench`, `docs/host-bench.md`).\n\n" unless $h;
+	my @rows = grep { $_->{bench} eq $bench } @{$h->{rows}} or return '';
+	my $md = "#### Guest ($accel) vs this host (kernel $h->{host_kernel}, " . when_ran($h->{generated}) . ")\n\n" .
+		'The same program natively on this host (`make host-bench`, `docs/host-bench.md`: ' .
+		join(', ', grep { defined } $h->{machine}, $h->{cpu}, defined $h->{cores} ? "$h->{cores} cores" : undef,
+			defined $h->{swap} ? "swap $h->{swap}" : undef, defined $h->{lru} ? "$h->{lru} LRU" : undef) .
+		'), beside the guests\' median over the variants and run-time modes that measured the same figure: ' .
+		host_cells(@rows) . ". Host / guest is how far the figure moves on this host.\n\n" .
+		"| figure | guest ($accel): median (range, cells) | this host | host / guest |\n|---|---|---|---|\n";
+	for my $r (@rows) {
+		my ($name, $f) = @{$HOST_FIGURE{$r->{figure}}};
+		my $guest = !$r->{n} ? $NOT_MEASURED : $f->($r->{guest}) . ' (' . ($r->{n} > 1
+			? $f->($r->{guest_min}) . ' to ' . $f->($r->{guest_max}) . ", $r->{n} cells" : '1 cell') . ')';
+		$md .= sprintf("| %s | %s | %s | %s |\n", sprintf($name, "`$r->{design}`", host_where($r)), $guest, $f->($r->{host}),
+			moves($r->{ratio}));
+	}
+	return "$md\n";
+}
+
+# The discardable cache (suite/bench_discardable.c), where this host measured it.
+sub discardable_host {
+	my ($h, $accel) = @_;
+	my $vs = host_table($h, $accel, 'discardable');
+	return '' unless $h && length $vs;
+	return "### A discardable cache: the guests beside this host\n\n" .
+		"`bench_discardable`: one lock/unlock API over each design, the median time of one lock and one " .
+		"unlock of a populated object per size, and the answers of its locks under pressure " .
+		"(compared only under the same kind of pressure).\n\n$vs";
 }
 
 # ---- pressure ----
@@ -485,7 +567,8 @@ sub section {
 	my @sweeps = @{$an->{sweeps}};
 	my @oom = @{$an->{oom}};
 	my $body = mark_section(\@sweeps, $dir) .
-		churn_section($m, \@churn, collect($m, 'churn'), $dir) .
+		churn_section($m, \@churn, collect($m, 'churn'), $dir, $an->{host}) .
+		discardable_host($an->{host}, $accel) .
 		pressure_section(collect($m, 'pressure'), $dir,
 			VMAB::Report::Goals::bench_designs($m, 'pressure', \@VMAB::Report::Goals::PRESSURE_DESIGNS)) .
 		oom_section(\@oom) .
