@@ -23,6 +23,10 @@ is_deeply($missing, [qw(bench_gone bench_b)], 'a program without its source is s
 # its own memory (none of the cgroup users).
 my ($real) = host_plan("$FindBin::Bin/../../suite");
 ok(scalar(grep { $_->{prog} eq 'bench_churn' } @$real), 'bench_churn runs on the host');
+# bench_discardable too: under make host-bench need_memcg() says no
+# (VMAB_VARIANT=host; suite_lib.t's global.no_memcg_under_host_bench), so
+# it presses with MADV_PAGEOUT and creates no cgroup.
+ok(scalar(grep { $_->{prog} eq 'bench_discardable' } @$real), 'bench_discardable runs on the host');
 ok(!grep({ $_->{prog} =~ /^bench_(mark|pressure|oom|jemalloc)$/ } @$real), 'no program that uses memory cgroups');
 
 is_deeply(host_env(swaps => "Filename\tType\n", lru_gen => "0x0000\n"),

@@ -1,8 +1,9 @@
 # suite/lib/: the in-guest programs' library, tested on the host
 # (suite/lib/lib_test.c through `make -C suite lib-check`): sizes with
 # K/M/G ("1G" is 1 GiB, not 1 byte), knobs put back to the value they had
-# (not to "0"), the SIGBUS probe, the PRNG sequences, the @data line, the
-# table of designs and the cookies of lib/designs.c.
+# (not to "0"), the SIGBUS probe, the PRNG sequences, the @data line, no
+# memory cgroup under make host-bench, the table of designs and the cookies
+# of lib/designs.c.
 use strict;
 use warnings;
 use Test::More;
@@ -24,7 +25,7 @@ is_deeply(\@not, [], 'no library test fails');
 for my $t (qw(global.parse_size_suffixes global.parse_size_refuses
 	      knob.restores_the_old_value knob.restored_at_exit_of_the_setter_only
 	      global.sigbus_probe_reports_addr_and_code global.prng_sequences
-	      global.data_line_is_json global.mode_traits_from_the_environment
+	      global.data_line_is_json global.mode_traits_from_the_environment global.no_memcg_under_host_bench
 	      global.designs_table_is_whole global.cookies_count_lost_pages)) {
 	ok((grep { $_ eq $t } @ok), "$t passes");
 }

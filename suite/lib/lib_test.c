@@ -274,6 +274,15 @@ TEST(mode_traits_from_the_environment)
 	ASSERT_FALSE(vmab_mode_is_mglru());
 }
 
+/* make host-bench (VMAB_VARIANT=host) never gets a memory cgroup on the host. */
+TEST(no_memcg_under_host_bench)
+{
+	setenv("VMAB_VARIANT", "host", 1);
+	ASSERT_FALSE(memcg_available());
+	ASSERT_NE(NULL, strstr(need_memcg(), "host-bench"));
+	unsetenv("VMAB_VARIANT");
+}
+
 /* --- designs ---------------------------------------------------------------- */
 
 /*
