@@ -75,6 +75,9 @@ my %not_data = map { $_ => 1 } (
 	qw(big by core droppable first_swapped first_taken flat growth mark_op marked
 	   n_adjusted no_unmark ratios share shares swapped_kb t tag taken threshold unmark_op
 	   vrange_vs_free within x marked_as measured_as kconfig letter promises detected_by taken_back_by sweeps),
+	# host-bench.json's own fields (VMAB::HostBench) and the guests beside
+	# the host (VMAB::Report::Goals::host_vs_guest)
+	qw(cpu cores machine cells guest guest_max guest_min host rows),
 	# matrix.json's provenance (VMAB::Provenance)
 	qw(provenance run_id project_commit tree_commit patch_digest config_sha256 compiler recorded),
 	# plot and page settings
@@ -82,7 +85,7 @@ my %not_data = map { $_ => 1 } (
 	   screenshot sw w width xlabel ylabel),
 	# values of data fields the report groups by
 	qw(both_designs dontneed fork_cow free getppid global_pressure image_cache
-	   keep kernel lru madv_free_measured madv_pageout mark mlock_after_mark churn stressng
+	   keep kernel lru madv_free_measured madv_pageout mark mlock_after_mark churn stressng discardable latency
 	   mprotect mremap no_pressure nonvolatile nonvolatile_after_purge oom
 	   nonvolatile_purged read_after_mark refault refault_purged swapless
 	   unmark vma_flag volatile volatile_before_purge vrange_measured write_after_mark),

@@ -315,7 +315,7 @@ sub host_cells {
 		my ($v, $mode) = split m{/}, $_, 2;
 		$modes{$v}{$mode} = 1;
 	}
-	return 'none has them in this run' unless %modes;
+	return 'none in this run' unless %modes;
 	return join(', ', map { my $n = keys %{$modes{$_}}; "`$_` ($n mode" . ($n == 1 ? '' : 's') . ')' }
 		ordered(\@VARIANT_ORDER, keys %modes));
 }
