@@ -1,6 +1,7 @@
 package VMAB::Report;
-# out/report/report.md and report.html, generated from matrix.json alone,
-# in three layers: data (VMAB::Report::Data reads matrix.json), analysis
+# out/report/report.md and report.html, generated from matrix.json (and
+# make host-bench's out/results/host-bench.json where it ran), in three
+# layers: data (VMAB::Report::Data reads them), analysis
 # (VMAB::Report::Goals computes each goal once, with the one table of
 # thresholds) and render: the summary (VMAB::Report::Summary), the scenario
 # evidence and appendix (VMAB::Report::Scenarios), the benchmarks

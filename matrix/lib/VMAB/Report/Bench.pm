@@ -1,5 +1,5 @@
 package VMAB::Report::Bench;
-# The report's benchmark section, from matrix.json alone: the
+# The report's benchmark section, from matrix.json: the
 # "# @data" lines of suite/bench_mark.c, bench_churn.c, bench_pressure.c,
 # bench_oom.c and bench_jemalloc.c (kind "bench", bench "mark" | "churn" |
 # "pressure" | "oom" | "jemalloc"), stored at
