@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "knob.h"
 #include "vmab.h"
 
 #define NPAGES(len) ((long)((len) / PAGE_SZ))
@@ -95,6 +96,7 @@ FIXTURE_SETUP(rcl)
 
 FIXTURE_TEARDOWN(rcl)
 {
+	knob_restore_all();	/* the THP tests' enabled */
 	teardown_memcg(&self->cg, self->have_cg);
 }
 
@@ -115,45 +117,108 @@ FIXTURE_TEARDOWN(vrange_reclaim)
 	teardown_memcg(&self->cg, self->have_cg);
 }
 
+/* How the two regions of the reclaim-order tests get their pages. */
+enum thp_mode {
+	THP_OFF,	/* MADV_NOHUGEPAGE on both regions */
+	THP_ALWAYS,	/* enabled "always", plain mmap()s, as a program has them */
+	THP_MADVISE,	/* enabled "madvise", aligned, MADV_HUGEPAGE on both */
+};
+
+static const char *const thp_mode_name[] = { "off", "always", "madvise" };
+
+/*
+ * A region of len bytes for thp: with THP_MADVISE aligned to a huge page
+ * (all THPs), else as mmap() places it (with "always", THPs where a huge
+ * page fits, small pages at the ends; the two regions' VMAs may merge).
+ */
+static void *region(const struct design_def *dsg, size_t len, enum thp_mode thp)
+{
+	void *p;
+
+	if (thp != THP_MADVISE)
+		return dsg ? dsg->map(len) : map_anon(len);
+	p = dsg ? dsg->map(len + HPAGE_SZ) : map_anon(len + HPAGE_SZ);
+	p = trim_to_alignment(p, len, HPAGE_SZ);
+	if (p != MAP_FAILED && madvise(p, len, MADV_HUGEPAGE))
+		return MAP_FAILED;
+	return p;
+}
+
 /*
  * 2048 pages in use, then 2048 marked pages written after them (so the
  * marked ones are the younger on every LRU list), and memory.reclaim of
- * exactly the marked size.
+ * exactly the marked size.  With THP, both regions are made of huge pages
+ * (asserted: else the test did not test them), so what reclaim meets is
+ * four THPs of each, the marked ones to split and purge or drop, the ones
+ * in use to split and swap.  A reclaim that took the marked size must say
+ * so (memory.reclaim returns 0, not EAGAIN) for the designs whose pages
+ * it counts.
  */
-TEST_F(rcl, marked_memory_goes_first)
+static void reclaim_order(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(rcl) *self, enum design_id design,
+			  enum thp_mode thp)
 {
-	const struct design_def *dsg = &designs[variant->design];
+	const struct design_def *dsg = &designs[design];
+	long swapout0, taken, swapped, thp_kb = 0;
 	char *used, *marked;
-	long swapout0, taken, swapped;
 	struct vmab_data dd;
-	int purged = 0;
+	int purged = 0, rc;
 
-	if (self->skip)
-		SKIP(return, "%s", self->skip);
-	used = map_anon(USED_LEN);
-	marked = dsg->map(MARKED_LEN);
+	if (thp != THP_OFF) {
+		NEEDS(need_thp());
+		ASSERT_EQ(0, knob_set(THP_ENABLED, thp == THP_ALWAYS ? "always" : "madvise"));
+	}
+	used = region(NULL, USED_LEN, thp);
+	marked = region(dsg, MARKED_LEN, thp);
 	ASSERT_NE(MAP_FAILED, used);
 	ASSERT_NE(MAP_FAILED, marked);
-	ASSERT_EQ(0, no_hugepage(used, USED_LEN));
-	ASSERT_EQ(0, no_hugepage(marked, MARKED_LEN));
+	if (thp == THP_OFF) {
+		ASSERT_EQ(0, no_hugepage(used, USED_LEN));
+		ASSERT_EQ(0, no_hugepage(marked, MARKED_LEN));
+	}
 	fill_pages(used, USED_LEN, USED_SEED);
 	fill_pages(marked, MARKED_LEN, MARKED_SEED);
+	if (thp != THP_OFF) {
+		thp_kb = smaps_field_kb(marked, "AnonHugePages");
+		ASSERT_LT(0, smaps_field_kb(used, "AnonHugePages"))
+			TH_LOG("no THP in the region in use (THP %s)", thp_mode_name[thp]);
+		ASSERT_LT(0, thp_kb)
+			TH_LOG("no THP in the marked region (THP %s)", thp_mode_name[thp]);
+	}
 	ASSERT_EQ(0, dsg->give_back(marked, MARKED_LEN));
 
 	swapout0 = vmstat_get("pswpout");
-	memcg_reclaim(&self->cg, MARKED_LEN);	/* -EAGAIN: less than asked */
+	rc = memcg_reclaim(&self->cg, MARKED_LEN);	/* -EAGAIN: less than asked */
 	taken = nonresident_pages(marked, MARKED_LEN);
 	/* What reclaim wrote to swap can only be the memory in use. */
 	swapped = swapout0 < 0 ? 0 : vmstat_get("pswpout") - swapout0;
 
 	data_begin(&dd, DKIND_RECLAIM_ORDER);
 	data_str(&dd, DK_DESIGN, dsg->name);
+	data_str(&dd, DK_THP, thp_mode_name[thp]);
+	data_long(&dd, DK_THP_KB, thp_kb);
 	data_long(&dd, DK_MARKED_PAGES, NPAGES(MARKED_LEN));
 	data_long(&dd, DK_MARKED_TAKEN, taken);
 	data_long(&dd, DK_UNMARKED_PAGES, NPAGES(USED_LEN));
 	data_long(&dd, DK_UNMARKED_SWAPPED, swapped);
+	data_long(&dd, DK_MEMCG_RECLAIM_RC, rc);
 	data_emit(&dd);
+	TH_LOG("%s, THP %s (%ld kB of the marked region in THPs): %ld of %ld marked pages taken, "
+	       "%ld of %ld in use swapped out, memory.reclaim %d",
+	       dsg->name, thp_mode_name[thp], thp_kb, taken, NPAGES(MARKED_LEN),
+	       swapped, NPAGES(USED_LEN), rc);
 
+	/*
+	 * Not yet held with THP "always" (contract section 9 says so): the
+	 * two regions' VMAs merge and a huge page straddles the boundary
+	 * the marking splits, and then A and B alike swapped out 2051-2052
+	 * of the 2048 pages in use with swap under the classic LRU (all
+	 * 2048 marked pages taken), A took 1618 and swapped 514 under MGLRU
+	 * with swap, and 1682 without (2026-12-07, both).  Measured, shown
+	 * in the report; asserted only where it holds.
+	 */
+	if (thp == THP_ALWAYS)
+		goto integrity;
 	EXPECT_GE(taken, NPAGES(MARKED_LEN) * 95 / 100);
 	/*
 	 * Contract section 9 bounds the swap-out for the designs whose
@@ -162,8 +227,12 @@ TEST_F(rcl, marked_memory_goes_first)
 	 * memory in use (2051 of 2048 pages with swap, both LRUs, on the
 	 * droppable kernel of 2026-12-07): a figure the report shows.
 	 */
-	if (dsg->reclaim_counts_it)
+	if (dsg->reclaim_counts_it) {
 		EXPECT_LE(swapped, NPAGES(USED_LEN) * 5 / 100);
+		if (taken == NPAGES(MARKED_LEN))
+			EXPECT_EQ(0, rc);
+	}
+integrity:
 	/* Swapped out or not, the memory in use is intact. */
 	EXPECT_EQ(0, changed_pages(used, USED_LEN, USED_SEED));
 	if (dsg->loss == LOSS_PURGED_FLAG) {
@@ -171,10 +240,37 @@ TEST_F(rcl, marked_memory_goes_first)
 		EXPECT_EQ(taken > 0, purged);
 	}
 	/* C: what reclaim took was dropped (reads zero), not swapped out. */
-	if (variant->design == DESIGN_DROPPABLE)
+	if (design == DESIGN_DROPPABLE)
 		EXPECT_EQ(taken, changed_pages(marked, MARKED_LEN, MARKED_SEED));
 	munmap(used, USED_LEN);
 	munmap(marked, MARKED_LEN);
+}
+
+TEST_F(rcl, marked_memory_goes_first)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	reclaim_order(_metadata, self, variant->design, THP_OFF);
+}
+
+/*
+ * The same with transparent huge pages "always", a common production
+ * setting: measured, and the memory in use checked; the order not yet
+ * asserted (reclaim_order()).
+ */
+TEST_F(rcl, marked_memory_goes_first_thp_always)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	reclaim_order(_metadata, self, variant->design, THP_ALWAYS);
+}
+
+/* The same with THP "madvise" and MADV_HUGEPAGE on both regions. */
+TEST_F(rcl, marked_memory_goes_first_thp_madvise)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	reclaim_order(_metadata, self, variant->design, THP_MADVISE);
 }
 
 /*

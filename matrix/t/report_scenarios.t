@@ -52,6 +52,9 @@ my $m = {
 					  { prog => 'reclaim_test', kind => 'reclaim_order', design => 'vrange',
 					    marked_pages => 2048, marked_taken => 2048, unmarked_pages => 2048,
 					    unmarked_swapped => 0 },
+					  { prog => 'reclaim_test', kind => 'reclaim_order', design => 'vrange', thp => 'always',
+					    marked_pages => 2048, marked_taken => 2047, unmarked_pages => 2048,
+					    unmarked_swapped => 2052, memcg_reclaim_rc => 0 },
 					  { prog => 'reclaim_test', kind => 'noswap_oom', pgscan_anon_without_volatile => 0,
 					    pgscan_anon_with_volatile => 0 } ],
 			},
@@ -138,6 +141,9 @@ like(VMAB::Report::Scenarios::section({ variants => {} }, '/x'), qr/No scenario 
 	my $lru = VMAB::Report::Scenarios::q_lru([], $m);
 	like($lru, qr/^- .*2048 pages in use and 2048 marked pages written after them, .*took 2048 marked pages, swapped out 0 pages in use \(both\/swap-classic\)\.$/m,
 	     'reclaim order: taken and swapped, with where');
+	like($lru, qr/^- .*transparent huge pages `always` \(plain mappings; the goal is not yet asserted there\): took 2047 marked pages, swapped out 2052 pages in use, `memory.reclaim` returned 0 \(both\/swap-classic\)\.$/m,
+	     '... and with THP always, a line of its own (not mixed into the THP-off figures)');
+	unlike($lru, qr/`madvise`/, '... none for a THP setting that was not measured');
 	like($lru, qr/^What the reclaim-order test saw before vrange patches 14 and 15 and madv-free patch 5: `docs\/design\.md`/m,
 	     '... and where to read what it was before');
 	like($lru, qr/^- .*an OOM in a cgroup without swap .*`pgscan_anon` moved by 0 without and 0 with volatile memory elsewhere \(how quickly the kill comes: the benchmarks, "An OOM next to marked memory"; both\/swap-classic\)\.$/m,

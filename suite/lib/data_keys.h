@@ -98,6 +98,7 @@
 #define DK_MEMCG_FILE_LRU_DELTA_KB     "memcg_file_lru_delta_kb"
 #define DK_MEMCG_LAZYFREE_DELTA_KB     "memcg_lazyfree_delta_kb"
 #define DK_MEMCG_RECLAIMS              "memcg_reclaims"
+#define DK_MEMCG_RECLAIM_RC            "memcg_reclaim_rc"
 #define DK_MEMORY_MAX                  "memory_max"
 #define DK_MIB_PER_S                   "mib_per_s"
 #define DK_MIN_FREE_KBYTES_SET         "min_free_kbytes_set"

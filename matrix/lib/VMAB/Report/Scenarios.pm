@@ -294,10 +294,12 @@ sub q_accounting {
 	return "$md\n";
 }
 
-# The reclaim-order figures of suite/reclaim_test.c for one design.
+# The reclaim-order figures of suite/reclaim_test.c for one design and
+# THP setting ("off", "always", "madvise"; a record without one is "off").
 sub reclaim_order {
-	my ($m, $design) = @_;
-	return data_of_kind($m, 'reclaim_order', sub { ($_[0]{design} // '') eq $design });
+	my ($m, $design, $thp) = @_;
+	return data_of_kind($m, 'reclaim_order',
+			    sub { ($_[0]{design} // '') eq $design && ($_[0]{thp} // 'off') eq $thp });
 }
 
 # The OOM-without-swap figures of suite/reclaim_test.c.
@@ -308,7 +310,7 @@ sub q_lru {
 	my ($data, $m) = @_;
 	my $md = '';
 	for my $design (columns($data)) {
-		my @ro = reclaim_order($m // {}, $design);
+		my @ro = reclaim_order($m // {}, $design, 'off');
 		if (@ro) {
 			$md .= "- " . title($design) . ", " . ($ro[0]{d}{unmarked_pages} // '?') . ' pages in use and ' .
 				($ro[0]{d}{marked_pages} // '?') . ' marked pages written after them, `memory.reclaim` ' .
@@ -317,6 +319,16 @@ sub q_lru {
 				range_str(sub { "$_[0]" }, map { $_->{d}{marked_taken} } @ro) . ' marked pages, swapped out ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{unmarked_swapped} } @ro) . ' pages in use (' .
 				join(', ', map { where($_) } @ro) . ").\n";
+		}
+		for my $thp (qw(madvise always)) {
+			my @t = reclaim_order($m // {}, $design, $thp);
+			next unless @t;
+			$md .= "- " . title($design) . ", the same with transparent huge pages `$thp`" .
+				($thp eq 'always' ? ' (plain mappings; the goal is not yet asserted there)' : ' (aligned, `MADV_HUGEPAGE`)') .
+				': took ' . range_str(sub { "$_[0]" }, map { $_->{d}{marked_taken} } @t) . ' marked pages, swapped out ' .
+				range_str(sub { "$_[0]" }, map { $_->{d}{unmarked_swapped} } @t) . ' pages in use, `memory.reclaim` returned ' .
+				range_str(sub { "$_[0]" }, map { $_->{d}{memcg_reclaim_rc} // '?' } @t) . ' (' .
+				join(', ', map { where($_) } @t) . ").\n";
 		}
 		my @oom = $design eq 'vrange' ? noswap_oom($m // {}) : ();
 		if (@oom) {
