@@ -209,15 +209,18 @@ static void reclaim_order(struct __test_metadata *_metadata,
 	       swapped, NPAGES(USED_LEN), rc);
 
 	/*
-	 * Not yet held with THP "always" (contract section 9 says so): the
-	 * two regions' VMAs merge and a huge page straddles the boundary
-	 * the marking splits, and then A and B alike swapped out 2051-2052
-	 * of the 2048 pages in use with swap under the classic LRU (all
-	 * 2048 marked pages taken), A took 1618 and swapped 514 under MGLRU
-	 * with swap, and 1682 without (2026-12-07, both).  Measured, shown
-	 * in the report; asserted only where it holds.
+	 * With THP "always" the two regions' VMAs merge and a huge page
+	 * straddles the edge of the marked range.  A holds the goal there
+	 * since vrange patch 27 (before it: 2047 taken and 2052 swapped out
+	 * with swap under the classic LRU, 1698 and 514 under MGLRU, 1978-
+	 * 2007 and EAGAIN without swap; 2026-12-07, both).  B does not yet
+	 * with swap under the classic LRU (2051 of 2048 pages in use
+	 * swapped out, all 2048 lazily free pages taken: the scan reaches
+	 * priority 0, where madv-free patch 5 lets anon be scanned again),
+	 * so for B (and C, whose drops reclaim does not count) it is
+	 * measured, shown in the report, not asserted.
 	 */
-	if (thp == THP_ALWAYS)
+	if (thp == THP_ALWAYS && design != DESIGN_VRANGE)
 		goto integrity;
 	EXPECT_GE(taken, NPAGES(MARKED_LEN) * 95 / 100);
 	/*

@@ -141,7 +141,7 @@ like(VMAB::Report::Scenarios::section({ variants => {} }, '/x'), qr/No scenario 
 	my $lru = VMAB::Report::Scenarios::q_lru([], $m);
 	like($lru, qr/^- .*2048 pages in use and 2048 marked pages written after them, .*took 2048 marked pages, swapped out 0 pages in use \(both\/swap-classic\)\.$/m,
 	     'reclaim order: taken and swapped, with where');
-	like($lru, qr/^- .*transparent huge pages `always` \(plain mappings; the goal is not yet asserted there\): took 2047 marked pages, swapped out 2052 pages in use, `memory.reclaim` returned 0 \(both\/swap-classic\)\.$/m,
+	like($lru, qr/^- .*transparent huge pages `always` \(plain mappings; the goal asserted for A only\): took 2047 marked pages, swapped out 2052 pages in use, `memory.reclaim` returned 0 \(both\/swap-classic\)\.$/m,
 	     '... and with THP always, a line of its own (not mixed into the THP-off figures)');
 	unlike($lru, qr/`madvise`/, '... none for a THP setting that was not measured');
 	like($lru, qr/^What the reclaim-order test saw before vrange patches 14 and 15 and madv-free patch 5: `docs\/design\.md`/m,

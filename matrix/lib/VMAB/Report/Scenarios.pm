@@ -324,7 +324,7 @@ sub q_lru {
 			my @t = reclaim_order($m // {}, $design, $thp);
 			next unless @t;
 			$md .= "- " . title($design) . ", the same with transparent huge pages `$thp`" .
-				($thp eq 'always' ? ' (plain mappings; the goal is not yet asserted there)' : ' (aligned, `MADV_HUGEPAGE`)') .
+				($thp eq 'always' ? ' (plain mappings; the goal asserted for A only)' : ' (aligned, `MADV_HUGEPAGE`)') .
 				': took ' . range_str(sub { "$_[0]" }, map { $_->{d}{marked_taken} } @t) . ' marked pages, swapped out ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{unmarked_swapped} } @t) . ' pages in use, `memory.reclaim` returned ' .
 				range_str(sub { "$_[0]" }, map { $_->{d}{memcg_reclaim_rc} // '?' } @t) . ' (' .
