@@ -1717,8 +1717,9 @@ TEST_F(vr, nonvolatile_at_max_map_count)
 VMAB_NEEDS("vr.swap_cache_page_is_purged", "vrange,swap");
 TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
 {
-	long purged0;
-	int purged = 7;
+	long purged0, n = 0;
+	int purged = 7, round;
+	size_t off;
 	char *p;
 
 	NEED_VRANGE();
@@ -1746,8 +1747,27 @@ TEST_F_TIMEOUT(vr, swap_cache_page_is_purged, 180)
 	ASSERT_EQ(-1, first_changed_page(p, LEN, SEED));
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_VOLATILE, NULL));
 	purged0 = events("pgvrange_purged");
-	ASSERT_EQ(NPAGES, pageout_all(p, LEN))
-		TH_LOG("%ld of the pages are on swap again", swapped_pages(p, LEN));
+	/*
+	 * A page whose swap slot could not be freed at that moment (its
+	 * first write still in flight when it was read back) is swapped
+	 * out again by MADV_PAGEOUT instead of purged: its data is kept,
+	 * nothing is lost, and it is not in the swap cache any more.  Read
+	 * such a page back, so that it is again what this test is about,
+	 * and page out again (seen on 2026-12-07: 1 of 256 on swap after
+	 * 10 s of tries, once in a run of the vrange variant, swap-mglru).
+	 */
+	for (round = 0; round < 5; round++) {
+		n = pageout_all(p, LEN);
+		if (n == NPAGES)
+			break;
+		for (off = 0; off < LEN; off += PAGE_SZ)
+			if (swapped_pages(p + off, PAGE_SZ))
+				touch_read(p + off, PAGE_SZ);
+	}
+	ASSERT_EQ(NPAGES, n) TH_LOG("after %d rounds, %ld of the pages on swap",
+				    round, swapped_pages(p, LEN));
+	if (round)
+		TH_LOG("%d round(s) found a page swapped out again", round);
 	ASSERT_EVENTS("pgvrange_purged", purged0, NPAGES);
 	ASSERT_EQ((long)LEN, vr(p, LEN, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
