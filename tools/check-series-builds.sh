@@ -93,7 +93,8 @@ for s in $series; do
 	for p in "${patches[@]}"; do
 		n=$((n + 1))
 		log=$logs/$s-$(printf '%02d' $n)
-		subj=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$top/patches/$s/$p" | head -n 1)
+		subj=$(awk '/^Subject: /{s=$0; getline; while (/^ /) {s=s $0; getline}; print s; exit}' \
+			"$top/patches/$s/$p" | sed 's/^Subject: \[PATCH[^]]*\] //')
 		if ! git -C "$src" am -q "$top/patches/$s/$p" >"$log.am" 2>&1; then
 			row "$s" "$n/${#patches[@]}" FAIL - - "$subj"
 			fails=$((fails + 1))
