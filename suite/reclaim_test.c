@@ -14,7 +14,7 @@
  * never swapped out).
  *
  * For design A also: a volatile page read after marking is purged all the
- * same (the rule Documentation/mm/vrange.rst gives, in both LRUs), and
+ * same (the rule Documentation/userspace-api/vrange.rst gives, in both LRUs), and
  * volatile memory somewhere does not make reclaim scan anon memory that
  * has no swap to go to (how quickly an OOM comes there: bench_oom).
  *
