@@ -20,6 +20,9 @@
 #   make host-bench  the benchmarks of suite/host-bench.list built for this
 #                 host and run on it (never part of check): out/host-bench/,
 #                 out/results/host-bench.json (docs/host-bench.md)
+#   make series   both posted series (vrange, madv-free) with cover letters,
+#                 git format-patch --cover-letter, into out/series/; the
+#                 figures come from out/results/matrix.json
 #   make report   classify and judge each variant's last boot again, then
 #                 regenerate out/report from out/results/matrix.json
 #   make check-report  render out/report/report.html in headless Chromium:
@@ -81,6 +84,9 @@ stress: deps
 report:
 	$(DRIVER) report
 
+series: deps tree
+	$(PERL) tools/make-series.pl
+
 host-bench: deps tree
 	$(PERL) tools/host-bench.pl
 
@@ -90,4 +96,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host checkpatch check-series config-deps host-bench bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch check-series config-deps host-bench bench stress report series clean distclean
