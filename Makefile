@@ -8,8 +8,11 @@
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
 #   make checkpatch  every patch through the tree's checkpatch.pl --strict
-#   make check-series  build the tree after each patch of the series on its
-#                 own (bisectability; hours on 2 cores, never part of check)
+#   make check-series  every prefix of each posted series (vrange,
+#                 madv-free, droppable) on pristine 6.1 alone: applies,
+#                 checkpatch --strict clean, builds with ccache; then the
+#                 whole stack once; prints a table (hours on 2 cores, never
+#                 part of check).  NO_BUILD=1: apply and checkpatch only
 #   make config-deps at most 60 objects of each built variant depend on a
 #                 design's option (Kbuild's fixdep; make check runs it)
 #   make test-host   the host-side tests (the tree first: two of them
@@ -17,6 +20,9 @@
 #   make host-bench  the benchmarks of suite/host-bench.list built for this
 #                 host and run on it (never part of check): out/host-bench/,
 #                 out/results/host-bench.json (docs/host-bench.md)
+#   make series   both posted series (vrange, madv-free) with cover letters,
+#                 git format-patch --cover-letter, into out/series/; the
+#                 figures come from out/results/matrix.json
 #   make report   classify and judge each variant's last boot again, then
 #                 regenerate out/report from out/results/matrix.json
 #   make check-report  render out/report/report.html in headless Chromium:
@@ -67,7 +73,7 @@ tree: deps
 
 # Every patch builds on its own; seeded from the both variant's .config.
 check-series: deps tree
-	nice -n 19 tools/check-series-builds.sh
+	nice -n 19 tools/check-series-builds.sh $(if $(NO_BUILD),--no-build) --stack
 
 bench: deps
 	$(DRIVER) run $(VARIANTS) --set bench --list bench.list --timeout-factor 2 --judge
@@ -78,6 +84,9 @@ stress: deps
 report:
 	$(DRIVER) report
 
+series: deps tree
+	$(PERL) tools/make-series.pl
+
 host-bench: deps tree
 	$(PERL) tools/host-bench.pl
 
@@ -87,4 +96,4 @@ clean:
 distclean:
 	rm -rf out
 
-.PHONY: all deps tree matrix check check-report test-host checkpatch check-series config-deps host-bench bench stress report clean distclean
+.PHONY: all deps tree matrix check check-report test-host checkpatch check-series config-deps host-bench bench stress report series clean distclean

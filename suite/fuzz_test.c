@@ -847,9 +847,9 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, calls, (unsigned long long)seed);
 	fflush(stdout);
 
-	/* 451 is vrange() only where vrange_supported() says so; on a kernel
-	 * without it the answer must be ENOSYS, which the oracle then wants
-	 * for every call.  (Newer kernels use 451 for cachestat().) */
+	/* __NR_vrange is vrange() only where vrange_supported() says so; on a
+	 * kernel without it the answer must be ENOSYS, which the oracle then
+	 * wants for every call. */
 	have_vr = vrange_supported();
 	if (!have_vr) {
 		errno = 0;
@@ -902,7 +902,7 @@ int main(int argc, char **argv)
 	teardown_hugetlb();
 
 	if (have_vr < 0)
-		ksft_test_result_skip_named("vrange_fuzz", "syscall 451 is not vrange() here");
+		ksft_test_result_skip_named("vrange_fuzz", "syscall __NR_vrange is not vrange() here");
 	else
 		ksft_test_result(mism_vrange == 0, "vrange_fuzz\n");
 	ksft_test_result(mism_madvise == 0, "madvise_fuzz\n");

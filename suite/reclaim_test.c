@@ -14,7 +14,7 @@
  * never swapped out).
  *
  * For design A also: a volatile page read after marking is purged all the
- * same (the rule Documentation/mm/vrange.rst gives, in both LRUs), and
+ * same (the rule Documentation/userspace-api/vrange.rst gives, in both LRUs), and
  * volatile memory somewhere does not make reclaim scan anon memory that
  * has no swap to go to (how quickly an OOM comes there: bench_oom).
  *
@@ -211,9 +211,10 @@ static void reclaim_order(struct __test_metadata *_metadata,
 	/*
 	 * With THP "always" the two regions' VMAs merge and a huge page
 	 * straddles the edge of the marked range.  A holds the goal there
-	 * since vrange patch 27 (before it: 2047 taken and 2052 swapped out
-	 * with swap under the classic LRU, 1698 and 514 under MGLRU, 1978-
-	 * 2007 and EAGAIN without swap; 2026-12-07, both).  B does not yet
+	 * since the purge pass splits such a folio (vrange 6/11; before:
+	 * 2047 taken and 2052 swapped out with swap under the classic LRU,
+	 * 1698 and 514 under MGLRU, 1978-2007 and EAGAIN without swap;
+	 * 2026-12-07, both).  B does not yet
 	 * with swap under the classic LRU (2051 of 2048 pages in use
 	 * swapped out, all 2048 lazily free pages taken: the scan reaches
 	 * priority 0, where madv-free patch 5 lets anon be scanned again),

@@ -1,123 +1,136 @@
 #!/bin/bash
-# Bisectability check: does every patch of the series build on its own?
+# Every prefix of every posted series, on its own: does it apply, is it
+# checkpatch-clean, does it build?
 #
-#   tools/check-series-builds.sh [--no-off] [WORKDIR]      (WORKDIR: ${TMPDIR:-/tmp}/vmab-bisect)
+#   tools/check-series-builds.sh [--no-build] [--stack] [WORKDIR]
+#                                        (WORKDIR: ${TMPDIR:-/tmp}/vmab-bisect)
 #
-# Clones out/src/linux (git clone --shared) into WORKDIR/src, checks out the
-# `pristine` tag on a new branch, then applies patches/{common,vrange,madv-free}
-# one patch at a time (git am, in `series` order) and after each one runs
-#   make O=WORKDIR/build ARCH=x86_64 'CC=ccache gcc' olddefconfig bzImage
-# with WORKDIR/build/.config seeded from out/build/both/.config and
-# CONFIG_VRANGE / CONFIG_MADV_FREE re-asserted to y whenever Kconfig declares
-# them.  Prints "OK <patch> <seconds>s" or "FAIL <patch>" plus the first error
-# lines, and any "warning:" in files the patch touches.  Unless --no-off is
-# given, it finally builds the fully patched tree once with both designs off
-# (CONFIG_VRANGE=n, CONFIG_MADV_FREE=n).  Per-step logs: WORKDIR/logs/.
-# WORKDIR/src and WORKDIR/build are deleted and recreated on every run.
-# Exits non-zero if any build fails.  Builds are slow; run it under
+# For each series of SERIES (default "vrange madv-free droppable": the
+# designs' series, each of which must apply to pristine 6.1 by itself; the
+# matrix's glue in patches/common and patches/glue is not a posted series)
+# it clones $LINUX (default out/src/linux; any repository with the tag
+# `pristine` will do) with git clone --shared into WORKDIR/src-SERIES,
+# checks out `pristine` and applies the series one patch at a time (git am,
+# in `series` order).  After each patch it runs the tree's
+# scripts/checkpatch.pl --strict on the patch (as matrix/xt/checkpatch.t
+# does: no error, no warning but Originally-by:) and, unless --no-build is
+# given,
+#   make O=WORKDIR/build-SERIES ARCH=x86_64 'CC=ccache gcc' olddefconfig bzImage
+# with the .config seeded from $SEEDCFG (default out/build/both/.config) and
+# CONFIG_VRANGE / CONFIG_MAP_DROPPABLE set to y once Kconfig declares them.
+# --stack then applies the whole stack in matrix/lib/VMAB/Tree.pm's order
+# to one more clone and builds it once (the both configuration).
+# Prints one table row per patch: series, n/N, am, checkpatch, build
+# (seconds), subject.  Logs: WORKDIR/logs/.  Exits non-zero on any failure.
+# Builds are slow (a cold one takes 7-10 min on 2 free cores): run it under
 # `nice -n 19` on a shared machine.  JOBS (default 2) sets make -j.
-# FROM=N applies patches 1..N-1 without building them (they were checked
-# before) and builds from the Nth on.
-set -euo pipefail
+set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-do_off=1
-if [ "${1:-}" = --no-off ]; then do_off=0; shift; fi
+do_build=1 do_stack=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--no-build) do_build=0; shift;;
+	--stack) do_stack=1; shift;;
+	*) break;;
+	esac
+done
 work=${1:-${TMPDIR:-/tmp}/vmab-bisect}
 jobs=${JOBS:-2}
-linux=$top/out/src/linux
-seedcfg=$top/out/build/both/.config
+linux=${LINUX:-$top/out/src/linux}
+seedcfg=${SEEDCFG:-$top/out/build/both/.config}
+series=${SERIES:-vrange madv-free droppable}
 
-[ -s "$seedcfg" ] || { echo "no $seedcfg: build the both variant first (matrix/vmab build --variants both)" >&2; exit 2; }
+git -C "$linux" rev-parse -q --verify pristine >/dev/null ||
+	{ echo "no tag pristine in $linux (make tree)" >&2; exit 2; }
+if [ $do_build = 1 ] && [ ! -s "$seedcfg" ]; then
+	echo "no $seedcfg: build the both variant first, or use --no-build" >&2; exit 2
+fi
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 case $work in /|"$top"|"$top"/*) echo "refusing WORKDIR $work" >&2; exit 2;; esac
-src=$work/src build=$work/build logs=$work/logs
-rm -rf "$src" "$build" "$logs"
-mkdir -p "$build" "$logs"
-
+logs=$work/logs
+rm -rf "$logs"; mkdir -p "$logs"
 export KBUILD_BUILD_TIMESTAMP=vmab KBUILD_BUILD_USER=vmab KBUILD_BUILD_HOST=vmab
-git clone -q --shared "$linux" "$src"
-git -C "$src" checkout -q -b bisect-check pristine
-cp "$seedcfg" "$build/.config"
-
-mk() { make -C "$src" O="$build" ARCH=x86_64 'CC=ccache gcc' -j"$jobs" "$@"; }
-
-# olddefconfig, then force the wanted state of the two design symbols if
-# Kconfig knows them (mm/Kconfig is where the common patch declares them).
-configure() { # y|n
-	mk olddefconfig || return
-	local sym flag args=()
-	[ "$1" = y ] && flag=--enable || flag=--disable
-	for sym in VRANGE MADV_FREE; do
-		if grep -rqs --include='Kconfig*' -E "^[[:space:]]*config[[:space:]]+$sym\$" "$src"; then
-			args+=("$flag" "$sym")
-		fi
-	done
-	if [ ${#args[@]} -gt 0 ]; then
-		"$src/scripts/config" --file "$build/.config" "${args[@]}" || return
-		mk olddefconfig || return
-	fi
-}
-
-errors() { # log
-	grep -E 'error:|Error [0-9]+|undefined reference|undefined symbol|No rule to make' "$1" | head -n 15 | sed 's/^/    /'
-}
-
-# "warning:" lines of log whose file is one of the files the patch changed
-touched_warnings() { # log files...
-	local log=$1; shift
-	local f
-	for f in "$@"; do
-		grep -F -e "$src/$f:" -e "../src/$f:" "$log" | grep -F 'warning:' || true
-		grep -E "^$f:[0-9]+(:[0-9]+)?: warning:" "$log" || true
-	done | sort -u | sed 's/^/    /'
-}
 
 fails=0
-step() { # name log touched-files...
-	local name=$1 log=$2; shift 2
-	local t0=$SECONDS rc=0
-	{ configure "$cfgstate" && mk bzImage; } >"$log" 2>&1 || rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "OK $name $((SECONDS - t0))s"
-	else
-		echo "FAIL $name (after $((SECONDS - t0))s, log $log)"
-		errors "$log"
-		fails=$((fails + 1))
-	fi
-	local w
-	w=$(touched_warnings "$log" "$@")
-	if [ -n "$w" ]; then echo "  warnings in touched files:"; echo "$w"; fi
+row() { printf '%-10s %5s  %-4s %-10s %-9s %s\n' "$@"; }
+
+checkpatch() { # src patch -> "ok" | "FAIL"
+	local out e w o
+	out=$("$1/scripts/checkpatch.pl" --strict --no-tree \
+		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID --root="$1" "$2" 2>&1)
+	e=$(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings.*/\1/p' <<<"$out")
+	w=$(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings.*/\2/p' <<<"$out")
+	o=$(grep -c '^WARNING: Non-standard signature: Originally-by:' <<<"$out")
+	echo "$out" >"$3"
+	if [ -n "$e" ] && [ "$e" -eq 0 ] && [ $((w - o)) -eq 0 ]; then echo ok; else echo FAIL; fi
 }
 
-cfgstate=y
-n=0
-for s in common vrange madv-free; do
-	while read -r p; do
-		case $p in ''|'#'*) continue;; esac
+build() { # src build log -> seconds, or FAIL
+	local src=$1 b=$2 log=$3 t0=$SECONDS sym
+	mk() { make -C "$src" O="$b" ARCH=x86_64 'CC=ccache gcc' -j"$jobs" "$@"; }
+	{
+		mk olddefconfig &&
+		for sym in VRANGE MAP_DROPPABLE; do
+			if grep -rqs --include='Kconfig*' -E "^config[[:space:]]+$sym\$" "$src/mm"; then
+				"$src/scripts/config" --file "$b/.config" --enable "$sym"
+			fi
+		done &&
+		mk olddefconfig && mk bzImage
+	} >"$log" 2>&1 || { echo FAIL; return 1; }
+	echo "$((SECONDS - t0))s"
+}
+
+row series n/N am checkpatch build subject
+for s in $series; do
+	src=$work/src-$s b=$work/build-$s
+	rm -rf "$src"; mkdir -p "$b"
+	[ $do_build = 1 ] && cp "$seedcfg" "$b/.config"
+	git clone -q --shared "$linux" "$src"
+	git -C "$src" checkout -q -b check-$s pristine
+	mapfile -t patches < <(grep -v -e '^#' -e '^$' "$top/patches/$s/series")
+	n=0
+	for p in "${patches[@]}"; do
 		n=$((n + 1))
-		name=$s/$p
-		log=$logs/$(printf '%02d' $n)-$s-${p%.patch}.log
-		if ! git -C "$src" -c user.name=vmab -c user.email=vmab@localhost \
-			am -q "$top/patches/$s/$p" >"$log" 2>&1; then
-			echo "FAIL $name (git am)"; sed 's/^/    /' "$log" | head -n 15
-			exit 1
+		log=$logs/$s-$(printf '%02d' $n)
+		subj=$(awk '/^Subject: /{s=$0; getline; while (/^ /) {s=s $0; getline}; print s; exit}' \
+			"$top/patches/$s/$p" | sed 's/^Subject: \[PATCH[^]]*\] //')
+		if ! git -C "$src" am -q "$top/patches/$s/$p" >"$log.am" 2>&1; then
+			row "$s" "$n/${#patches[@]}" FAIL - - "$subj"
+			fails=$((fails + 1))
+			break
 		fi
-		if [ "$n" -lt "${FROM:-1}" ]; then
-			echo "applied $name (not built: FROM=$FROM)"
-			continue
+		cp=$(checkpatch "$src" "$top/patches/$s/$p" "$log.checkpatch")
+		[ "$cp" = ok ] || fails=$((fails + 1))
+		bt=-
+		if [ $do_build = 1 ]; then
+			bt=$(build "$src" "$b" "$log.build") || fails=$((fails + 1))
 		fi
-		mapfile -t files < <(git -C "$src" diff --name-only HEAD~1 HEAD)
-		step "$name" "$log.build" "${files[@]}"
-	done <"$top/patches/$s/series"
+		row "$s" "$n/${#patches[@]}" ok "$cp" "$bt" "$subj"
+	done
 done
 
-if [ $do_off = 1 ]; then
-	cfgstate=n
-	mapfile -t files < <(git -C "$src" diff --name-only pristine HEAD)
-	step "all-patches-with-VRANGE=n,MADV_FREE=n" "$logs/off.log" "${files[@]}"
-	grep -E '^# CONFIG_(VRANGE|MADV_FREE) is not set' "$build/.config" | sed 's/^/    /'
+if [ $do_stack = 1 ]; then
+	src=$work/src-stack b=$work/build-stack
+	rm -rf "$src"; mkdir -p "$b"
+	[ $do_build = 1 ] && cp "$seedcfg" "$b/.config"
+	git clone -q --shared "$linux" "$src"
+	git -C "$src" checkout -q -b check-stack pristine
+	order=$(perl -I"$top/matrix/lib" -MVMAB::Tree -e 'print "@VMAB::Tree::SERIES"')
+	am=ok
+	for s in $order; do
+		while read -r p; do
+			case $p in ''|'#'*) continue;; esac
+			git -C "$src" am -q "$top/patches/$s/$p" >>"$logs/stack.am" 2>&1 || { am=FAIL; break 2; }
+		done <"$top/patches/$s/series"
+	done
+	bt=-
+	if [ $am = ok ] && [ $do_build = 1 ]; then
+		bt=$(build "$src" "$b" "$logs/stack.build") || fails=$((fails + 1))
+	fi
+	[ $am = ok ] || fails=$((fails + 1))
+	row stack all "$am" - "$bt" "$order"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails build(s) failed"; exit 1; }
-echo "all builds OK"
+[ $fails -eq 0 ] || { echo "$fails failure(s); logs in $logs"; exit 1; }
+echo "all OK"

@@ -48,10 +48,12 @@ int vrange_supported(void)
 	long r;
 
 	/*
-	 * QUERY of a mapped page succeeds only where 451 is vrange(): it is
-	 * ENOSYS without CONFIG_VRANGE, and newer kernels (the host) use 451
-	 * for cachestat(), which fails on this fd with EBADF.  Any other
-	 * answer is a vrange(), even a broken one, so its tests run and fail.
+	 * QUERY of a mapped page succeeds only where __NR_vrange (472) is
+	 * vrange(): it is ENOSYS without CONFIG_VRANGE and on kernels that
+	 * do not have the number; EBADF, from a call that takes an fd where
+	 * vrange() takes an address, counts as "not vrange()" too.  Any
+	 * other answer is a vrange(), even a broken one, so its tests run
+	 * and fail.
 	 */
 	if (p == MAP_FAILED)
 		return 0;

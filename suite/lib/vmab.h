@@ -27,7 +27,7 @@
 
 /* Design A ABI (SPEC 4.1); defined here so tests build without the uapi. */
 #ifndef __NR_vrange
-#define __NR_vrange 451
+#define __NR_vrange 472
 #endif
 #ifndef VRANGE_NONVOLATILE
 #define VRANGE_NONVOLATILE 0

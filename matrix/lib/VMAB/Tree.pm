@@ -1,8 +1,10 @@
 package VMAB::Tree;
 # The kernel tree: unpack Debian's linux-source tarball once into a git
 # repository whose first commit (tag "pristine") is the untouched tree, then
-# apply patches/{common,vrange,madv-free,droppable,glue} from their series files
-# with git am, in that order.
+# apply patches/{vrange,madv-free,droppable,common,glue} from their series files
+# with git am, in that order: the designs' series (each applies to pristine
+# 6.1 on its own), then the matrix's own glue (common: the Kconfig menu that
+# makes MADV_FREE selectable; glue: where the designs meet).
 # Re-patching is skipped while neither the tarball nor any patch or series
 # file changed (a stamp holds their digest).
 #
@@ -24,7 +26,7 @@ use VMAB::Run qw(run_logged capture);
 
 our @EXPORT_OK = qw(prepare_tree patch_digest series_patches tree_commit changed_files);
 
-our @SERIES = qw(common vrange madv-free droppable glue);
+our @SERIES = qw(vrange madv-free droppable common glue);
 
 # The patches of one series, in order; dies on a listed file that is missing.
 sub series_patches {

@@ -2,7 +2,7 @@ package VMAB::Report::Summary;
 # The report's first screen (what a reader wants first): what each design gives a user, the
 # headline figures with one plot, and the questions of 2014 answered in a
 # line each.  The semantics are the designs' documented behaviour
-# (Documentation/mm/vrange.rst and vrange.2 in patches/vrange/, the
+# (Documentation/userspace-api/vrange.rst in patches/vrange/ and docs/man/vrange.2, the
 # README of patches/madv-free/, 6.1's madvise(2), 6.11's mmap(2) for
 # MAP_DROPPABLE); every number comes from matrix.json through the goals
 # (VMAB::Report::Goals), which the benchmark section formats too; a figure
@@ -213,7 +213,7 @@ sub section {
 		$md .= "| **$r->{aspect}** | " . join(' | ', @c) . " |\n";
 	}
 	$md .= "\nThe promises are the designs' documentation in this repository (`patches/vrange/` " .
-		"Documentation/mm/vrange.rst and vrange.2, `patches/madv-free/README`); " .
+		"Documentation/userspace-api/vrange.rst, `docs/man/vrange.2`, `patches/madv-free/README`); " .
 		"every figure is this run's, from the scenario tests (`suite/scenario_test.c`) and the benchmarks.\n\n";
 	$md .= unmeasured_note($m);
 
