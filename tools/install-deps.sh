@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(linux-source qemu-system-x86 busybox-static ccache flex bison bc
       libelf-dev libssl-dev cpio gzip xz-utils gnuplot-nox perl gcc make git
       kconfig-frontends libnuma-dev libcap-dev distcc chromium
-      libjemalloc2 stress-ng)
+      libjemalloc2 stress-ng groff-base)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
