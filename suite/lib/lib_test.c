@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,6 +336,31 @@ TEST(cookies_count_lost_pages)
 	ASSERT_TRUE(range_is_zero(p + 3 * PAGE_SZ, PAGE_SZ));
 	ASSERT_EQ(cookie, *(uint64_t *)(p + 4 * PAGE_SZ));
 	munmap(p, len);
+}
+
+/*
+ * pageout() runs MADV_PAGEOUT on each allowed CPU in turn and then gives
+ * the task its CPUs back; a failure keeps madvise()'s errno.
+ */
+TEST(pageout_restores_affinity_and_errno)
+{
+	cpu_set_t before, after;
+	char *p;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(before), &before));
+	p = map_anon(4 * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, p);
+	touch_write(p, 4 * PAGE_SZ);
+	ASSERT_EQ(0, pageout(p, 4 * PAGE_SZ));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+	EXPECT_TRUE(CPU_EQUAL(&before, &after));
+	/* An unmapped range: ENOMEM, as madvise() says. */
+	ASSERT_EQ(0, munmap(p, 4 * PAGE_SZ));
+	errno = 0;
+	EXPECT_EQ(-1, pageout(p, 4 * PAGE_SZ));
+	EXPECT_EQ(ENOMEM, errno);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+	EXPECT_TRUE(CPU_EQUAL(&before, &after));
 }
 
 TEST_HARNESS_MAIN
