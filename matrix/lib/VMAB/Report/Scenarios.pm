@@ -366,7 +366,7 @@ sub q_lru {
 				join(', ', sort keys %{{ map { ($_->{d}{pressure} // '?') => 1 } @ra }}) . ").\n";
 		}
 	}
-	$md .= "\nWhat the reclaim-order test saw before vrange patches 14 and 15 and madv-free patch 5: " .
+	$md .= "\nWhat the reclaim-order test saw before old vrange patches 14 and 15 and madv-free patch 5 (now vrange 6/11 and madv-free 3/3): " .
 		"`docs/design.md`, \"Figures before the fixes\".\n" if $md =~ /reclaim_test/;
 	return length $md ? "$md\n" : '';
 }
