@@ -147,10 +147,12 @@ static void *region(const struct design_def *dsg, size_t len, enum thp_mode thp)
 /*
  * 2048 pages in use, then 2048 marked pages written after them (so the
  * marked ones are the younger on every LRU list), and memory.reclaim of
- * exactly the marked size.  With THP, both regions are made of huge pages
- * (asserted: else the test did not test them), so what reclaim meets is
- * four THPs of each, the marked ones to split and purge or drop, the ones
- * in use to split and swap.  A reclaim that took the marked size must say
+ * exactly the marked size.  With THP, both regions hold huge pages
+ * (asserted: else the test did not test them; defrag "always", so that a
+ * fault compacts for one even in a guest whose memory earlier tests
+ * fragmented): with "madvise" four of each, aligned; with "always" as many
+ * as fit, one of them straddling the edge of the marked range when the
+ * two regions' VMAs merge.  A reclaim that took the marked size must say
  * so (memory.reclaim returns 0, not EAGAIN) for the designs whose pages
  * it counts.
  */
@@ -167,6 +169,7 @@ static void reclaim_order(struct __test_metadata *_metadata,
 	if (thp != THP_OFF) {
 		NEEDS(need_thp());
 		ASSERT_EQ(0, knob_set(THP_ENABLED, thp == THP_ALWAYS ? "always" : "madvise"));
+		ASSERT_EQ(0, knob_set(THP_DIR "defrag", "always"));
 	}
 	used = region(NULL, USED_LEN, thp);
 	marked = region(dsg, MARKED_LEN, thp);
