@@ -36,8 +36,8 @@ instead of swapping it out when there is, and be told afterwards whether
 it was dropped.  This is John Stultz's volatile ranges series (v11, March
 2014, against 3.14) ported to 6.1's mm: folios, the maple tree, pte
 markers, shrink_folio_list() and MGLRU.  madvise(MADV_FREE) (4.5) drops
-pages silently and per page; MAP_DROPPABLE (6.11) drops whole mappings
-silently.  vrange() is the interface that tells the application what it
+pages silently and per page; MAP_DROPPABLE (6.11) makes a whole mapping
+droppable, its pages dropped as silently.  vrange() is the interface that tells the application what it
 lost: VRANGE_NONVOLATILE reports whether any page of the range was
 purged, and touching a purged page while the range is still volatile
 raises SIGBUS.  Why a system call and not an madvise() pair: madvise()
@@ -49,7 +49,8 @@ Changes since v11:
    file-backed, hugetlb, PFN/IO, uffd-wp and (for marking) locked ranges
    are refused with EINVAL; vm_flags change under mmap_write_lock
  - the purged state is a pte marker, not a swap type
- - a page is purged only if every mapping of it is volatile
+ - a page is purged only if every mapping of it is volatile; a huge
+   page that the edge of a range cuts is split by the purge pass
  - reclaim purges volatile pages before it scans the LRU lists, with and
    without swap, classic LRU and MGLRU, per memory cgroup
  - unmarking cancels pending MADV_FREE and walks the page tables only
