@@ -76,6 +76,14 @@ Changes since the 2014 RFC (against 3.14-rc6): the gauge is a node and
 memcg stat kept with the LRU sizes instead of a zone counter kept by
 hand; the rest of the RFC (MADV_FREE = 8, !PG_swapbacked, the file LRU)
 is mainline's since 4.5 and 4.12 and stays as it is.
+
+Known limit of patch 3: the file lists go first only down to priority 0,
+where both kinds are scanned again.  In a small memory cgroup with
+transparent huge pages "always", memory.reclaim of the lazily free size
+reached priority 0 before it had taken them all and swapped out 2051 of
+2048 pages in use (all 2048 lazily free pages taken).  Holding the rule
+at priority 0 would risk an OOM with swap free when the lazily free pages
+cannot be taken (pinned); not attempted yet.
 EOT
 	},
 );
