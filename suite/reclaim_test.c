@@ -133,12 +133,12 @@ static const char *const thp_mode_name[] = { "off", "always", "madvise" };
  */
 static void *region(const struct design_def *dsg, size_t len, enum thp_mode thp)
 {
+	void *(*map)(size_t) = dsg ? dsg->map : map_anon;
 	void *p;
 
 	if (thp != THP_MADVISE)
-		return dsg ? dsg->map(len) : map_anon(len);
-	p = dsg ? dsg->map(len + HPAGE_SZ) : map_anon(len + HPAGE_SZ);
-	p = trim_to_alignment(p, len, HPAGE_SZ);
+		return map(len);
+	p = trim_to_alignment(map(len + HPAGE_SZ), len, HPAGE_SZ);
 	if (p != MAP_FAILED && madvise(p, len, MADV_HUGEPAGE))
 		return MAP_FAILED;
 	return p;
