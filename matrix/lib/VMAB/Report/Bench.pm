@@ -1,23 +1,17 @@
 package VMAB::Report::Bench;
-# The report's benchmark section, from matrix.json: the
-# "# @data" lines of suite/bench_mark.c, bench_churn.c, bench_pressure.c,
-# bench_oom.c and bench_jemalloc.c (kind "bench", bench "mark" | "churn" |
-# "pressure" | "oom" | "jemalloc"), stored at
-# variants.V.modes.MODE.data[].  Tables, gnuplot SVGs in the report folder,
-# and the goals as VMAB::Report::Goals computed them (the summary reads the
-# same), each with its threshold from the one table there:
-#   MADV_FREE >= 2x MADV_DONTNEED on churn, vrange >= MADV_FREE on churn,
-#   vrange's mark cost flat in range size (1 GiB within 2x of 4 KiB),
-#   churn at 90% of keep for one design, an OOM without swap no slower
-#   with marked memory elsewhere (within 1.25x of nothing marked).
-# Beside the churn (and the discardable cache), the same figures measured
-# natively on this host by make host-bench (Goals::host_vs_guest), or that
-# they were not.
-#   section($matrix, $report_dir) -> markdown (headings from level 3 down)
+# The report's benchmark section: tables and gnuplot SVGs of the "# @data"
+# records of suite/bench_*.c (kind "bench") and stress-ng, and the goals as
+# VMAB::Report::Goals computed them (the summary reads the same), each with
+# its threshold from the one table there; beside the churn and the
+# discardable cache, the same figures natively on this host (make
+# host-bench, Goals::host_vs_guest), or that they were not measured.
+#   section($matrix, $report_dir[, Goals::analyse($matrix)]) -> markdown
+#       (headings from level 3 down)
 #   when_ran($iso_utc) -> "2026-12-07 05:13:04 UTC"
 use strict;
 use warnings;
-use List::Util qw(min max);
+use List::Util qw(min max uniq);
+use VMAB::Report::Html qw(md_table);
 use VMAB::Report::Plot qw(lines_svg bars_svg);
 use VMAB::Report::Data qw(ordered collect collect_stressng $NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
 use VMAB::Designs;
@@ -69,6 +63,9 @@ sub spread {
 
 sub fmt_x { my ($r) = @_; return defined $r ? sprintf('%.2fx', $r) : '-' }
 sub fmt_n { my ($n) = @_; return defined $n ? sprintf($n >= 100 ? '%.0f' : '%.1f', $n) : '-' }
+sub met { my ($ok) = @_; return $ok ? 'met' : '**missed**' }
+sub bold { my ($n) = @_; return $n ? "**$n**" : $n // '-' }
+sub plural { my ($n, $word) = @_; return "$n $word" . ($n == 1 ? '' : 's') }
 
 # Each section's heading, what it has figures of, and its opening text.
 our %SECTION = (
@@ -114,19 +111,13 @@ our %SECTION = (
 		"Bogo operations compare variants under the same accelerator only.\n\n"],
 );
 
-# A section's heading and text, and that the run has no figures for it.
 sub intro {
 	my ($key, $have) = @_;
 	my ($title, $what, $text) = @{$SECTION{$key}};
 	return "### $title\n\n$text" . ($have ? '' : "_No $what figures in this run._\n\n");
 }
 
-sub plot_ref {
-	my ($file, $alt) = @_;
-	return "![$alt]($file)\n\n";
-}
-
-# ---- mark cost ----
+sub plot_ref { my ($file, $alt) = @_; return "![$alt]($file)\n\n" }
 
 sub mark_section {
 	my ($sweeps, $dir) = @_;
@@ -138,21 +129,18 @@ sub mark_section {
 		my @sizes = sort { $a <=> $b } keys %sizes;
 		my @cols = grep { $t->{$_->[0]}{$_->[1]} } @MARK_COLS;
 		my @rcols = grep { $t->{$_->[0]}{$_->[1]} } @REFAULT_COLS;
-		$md .= "#### $v, $mode\n\n| size | " . join(' | ', (map { $_->[2] } @cols), (map { "refault $_->[2]" } @rcols)) . " |\n";
-		$md .= '|---' x (1 + @cols + @rcols) . "|\n";
-		for my $s (@sizes) {
-			$md .= '| ' . size_name($s) . ' | ' . join(' | ', map {
-				t_ns(($t->{$_->[0]}{$_->[1]}{$s} // {})->{$_->[3] // 'ns_median'}) } @cols, @rcols) . " |\n";
+		# A column's figure at a size: its field, else the one asked, else ns_median.
+		my $fig = sub { my ($c, $s, $f) = @_; ($t->{$c->[0]}{$c->[1]}{$s} // {})->{$f // $c->[3] // 'ns_median'} };
+		$md .= "#### $v, $mode\n\n" . md_table(['size', (map { $_->[2] } @cols), map { "refault $_->[2]" } @rcols],
+			map { my $s = $_; [size_name($s), map { t_ns($fig->($_, $s)) } @cols, @rcols] } @sizes) . "\n";
+		for my $p (['mark', \@cols, 'mark cost', 'ns per call', 'mark cost against size'],
+			   ['refault', \@rcols, 'refault per page', 'ns per page', 'refault cost per page', 'ns_per_page']) {
+			my ($name, $cs, $title, $ylabel, $alt, $f) = @$p;
+			next unless @$cs || $name eq 'mark';
+			$md .= plot_ref(lines_svg($dir, "bench-$name-$v", { title => "$title, $v, $mode", xlabel => 'range size',
+				ylabel => "$ylabel (median)", logx => 1, logy => 1 }, [map { $_->[2] } @$cs],
+				[map { my $s = $_; [$s, map { $fig->($_, $s, $f) } @$cs] } @sizes]), "$alt, $v");
 		}
-		$md .= "\n";
-		my @rows = map { my $s = $_; [$s, map { ($t->{$_->[0]}{$_->[1]}{$s} // {})->{$_->[3] // 'ns_median'} } @cols] } @sizes;
-		$md .= plot_ref(lines_svg($dir, "bench-mark-$v", { title => "mark cost, $v, $mode",
-			xlabel => 'range size', ylabel => 'ns per call (median)', logx => 1, logy => 1 },
-			[map { $_->[2] } @cols], \@rows), "mark cost against size, $v");
-		my @rrows = map { my $s = $_; [$s, map { my $d = $t->{$_->[0]}{$_->[1]}{$s}; $d ? $d->{ns_per_page} : undef } @rcols] } @sizes;
-		$md .= plot_ref(lines_svg($dir, "bench-refault-$v", { title => "refault per page, $v, $mode",
-			xlabel => 'range size', ylabel => 'ns per page (median)', logx => 1, logy => 1 },
-			[map { $_->[2] } @rcols], \@rrows), "refault cost per page, $v") if @rcols;
 		$md .= mark_verdict($sw);
 	}
 	return $md;
@@ -234,8 +222,6 @@ sub mark_verdict {
 	return $md;
 }
 
-# ---- churn ----
-
 sub churn_section {
 	my ($m, $rows, $churn, $dir, $host) = @_;
 	my $md = intro('churn', !!(@$rows));
@@ -245,13 +231,10 @@ sub churn_section {
 	my @shown = grep { $_ ne 'dontneed' } @designs;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
 		my @mine = grep { $_->{variant} eq $v } @$rows;
-		$md .= "#### $v\n\n| mode | threads | MADV_DONTNEED records/s | " .
-			join(' | ', map { "$_ / DONTNEED" } @shown) .
-			" | vrange / MADV_FREE |\n" . '|---' x (3 + @designs) . "|\n" . join('', map {
-				my $r = $_;
-				"| $r->{mode} | $r->{threads} | " . fmt_n(($r->{by}{dontneed} // {})->{records_per_s}) . ' | ' .
-				join(' | ', map { fmt_x($r->{ratio}{$_}) . spread($r->{by}{$_}) } @shown) .
-				' | ' . fmt_x($r->{vrange_vs_free}) . " |\n" } @mine) . "\n";
+		$md .= "#### $v\n\n" . md_table(['mode', 'threads', 'MADV_DONTNEED records/s',
+			(map { "$_ / DONTNEED" } @shown), 'vrange / MADV_FREE'], map { my $r = $_;
+			[$r->{mode}, $r->{threads}, fmt_n(($r->{by}{dontneed} // {})->{records_per_s}),
+			 (map { fmt_x($r->{ratio}{$_}) . spread($r->{by}{$_}) } @shown), fmt_x($r->{vrange_vs_free})] } @mine) . "\n";
 		$md .= plot_ref(bars_svg($dir, "bench-churn-$v", { title => "churn, records/s relative to MADV_DONTNEED, $v",
 			ylabel => 'ratio to MADV_DONTNEED', hline => $THRESHOLD{free} },
 			[@shown], [map { my $r = $_; ["$r->{mode}/$r->{threads}t", map { $r->{ratio}{$_} } @shown] } @mine]),
@@ -268,23 +251,18 @@ sub where_time_goes {
 	my @d = grep { ($_->{threads} // 0) == 1 } @{$modes->{$mode}};
 	return '' unless @d;
 	my %by = map { $_->{design} => $_ } @d;
-	my $md = "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
-		"| design | records/s vs keep | alloc | copy (with its faults) | search | free | page faults | pglazyfree | pgvrange_purged | purged reuses |\n" .
-		"|---|---|---|---|---|---|---|---|---|---|\n";
-	for my $dn (grep { $by{$_} } @designs) {
-		my $x = $by{$dn};
-		my $it = $x->{iterations} || 1;
-		my $rk = VMAB::Report::Goals::share_of_keep(\%by, $dn);
-		$md .= "| $dn | " . join(' | ', defined $rk ? sprintf('%.0f%%', 100 * $rk) : '-',
-			(map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
-			sprintf('%.1f', $x->{faults_per_iter} // 0),
-			(map { defined $x->{$_} ? sprintf('%.1f', $x->{$_} / $it) : '-' } qw(pglazyfree pgvrange_purged)),
-			$x->{purged_reuses} // '-') . " |\n";
-	}
-	return "$md\n";
+	return "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
+		md_table(['design', 'records/s vs keep', 'alloc', 'copy (with its faults)', 'search', 'free', 'page faults',
+			  'pglazyfree', 'pgvrange_purged', 'purged reuses'], map {
+			my ($dn, $x) = ($_, $by{$_});
+			my $it = $x->{iterations} || 1;
+			my $rk = VMAB::Report::Goals::share_of_keep(\%by, $dn);
+			[$dn, defined $rk ? sprintf('%.0f%%', 100 * $rk) : '-',
+			 (map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
+			 sprintf('%.1f', $x->{faults_per_iter} // 0),
+			 (map { defined $x->{$_} ? sprintf('%.1f', $x->{$_} / $it) : '-' } qw(pglazyfree pgvrange_purged)),
+			 $x->{purged_reuses} // '-'] } grep { $by{$_} } @designs) . "\n";
 }
-
-# ---- the guests beside this host (make host-bench) ----
 
 sub when_ran { my ($t) = @_; return ($t // '?') =~ /^(\S+)T(\d\d:\d\d:\d\d)Z$/ ? "$1 $2 UTC" : $t // '?' }
 
@@ -302,7 +280,7 @@ our %HOST_FIGURE = (
 
 sub host_where {
 	my ($r) = @_;
-	return "$r->{threads} thread" . ($r->{threads} == 1 ? '' : 's') if defined $r->{threads};
+	return plural($r->{threads}, 'thread') if defined $r->{threads};
 	return size_name($r->{size}) if defined $r->{size};
 	return "pressure by $r->{pressure}";
 }
@@ -316,8 +294,7 @@ sub host_cells {
 		$modes{$v}{$mode} = 1;
 	}
 	return 'none in this run' unless %modes;
-	return join(', ', map { my $n = keys %{$modes{$_}}; "`$_` ($n mode" . ($n == 1 ? '' : 's') . ')' }
-		ordered(\@VARIANT_ORDER, keys %modes));
+	return join(', ', map { "`$_` (" . plural(scalar keys %{$modes{$_}}, 'mode') . ')' } ordered(\@VARIANT_ORDER, keys %modes));
 }
 
 # "0.71x (-29%)": host / guest, as a percentage too where that reads (0.5x to 2x).
@@ -338,16 +315,12 @@ sub host_table {
 		join(', ', grep { defined } $h->{machine}, $h->{cpu}, defined $h->{cores} ? "$h->{cores} cores" : undef,
 			defined $h->{swap} ? "swap $h->{swap}" : undef, defined $h->{lru} ? "$h->{lru} LRU" : undef) .
 		'), beside the guests\' median over the variants and run-time modes that measured the same figure: ' .
-		host_cells(@rows) . ". Host / guest is how far the figure moves on this host.\n\n" .
-		"| figure | guest ($accel): median (range, cells) | this host | host / guest |\n|---|---|---|---|\n";
-	for my $r (@rows) {
-		my ($name, $f) = @{$HOST_FIGURE{$r->{figure}}};
-		my $guest = !$r->{n} ? $NOT_MEASURED : $f->($r->{guest}) . ' (' . ($r->{n} > 1
-			? $f->($r->{guest_min}) . ' to ' . $f->($r->{guest_max}) . ", $r->{n} cells" : '1 cell') . ')';
-		$md .= sprintf("| %s | %s | %s | %s |\n", sprintf($name, "`$r->{design}`", host_where($r)), $guest, $f->($r->{host}),
-			moves($r->{ratio}));
-	}
-	return "$md\n";
+		host_cells(@rows) . ". Host / guest is how far the figure moves on this host.\n\n";
+	return $md . md_table(['figure', "guest ($accel): median (range, cells)", 'this host', 'host / guest'], map {
+		my ($name, $f) = @{$HOST_FIGURE{$_->{figure}}};
+		[sprintf($name, "`$_->{design}`", host_where($_)), !$_->{n} ? $NOT_MEASURED : $f->($_->{guest}) . ' (' .
+			($_->{n} > 1 ? $f->($_->{guest_min}) . ' to ' . $f->($_->{guest_max}) . ", $_->{n} cells" : '1 cell') . ')',
+		 $f->($_->{host}), moves($_->{ratio})] } @rows) . "\n";
 }
 
 # The discardable cache (suite/bench_discardable.c), where this host measured it.
@@ -360,8 +333,6 @@ sub discardable_host {
 		"unlock of a populated object per size, and the answers of its locks under pressure " .
 		"(compared only under the same kind of pressure).\n\n$vs";
 }
-
-# ---- pressure ----
 
 # A discard counter: /proc/vmstat's delta, else the memory cgroup's own
 # (memory.stat has events even without CONFIG_VM_EVENT_COUNTERS).
@@ -382,91 +353,68 @@ sub pressure_section {
 	my $md = intro('pressure', !!(%$press));
 	return $md unless %$press;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$press)) {
-		my (@cplot, @rplot);
-		$md .= "#### $v\n\n| mode | design | churn records/s | vs DONTNEED | cache accesses/s | vs DONTNEED | " .
-			"regenerated | wrong | cache pages found discarded | reclaimed (memcg pgsteal) | purged (vrange) | " .
-			"lazyfreed (MADV_FREE) | swap out | major faults | OOM kills |\n" . '|---' x 15 . "|\n";
-		for my $mode (ordered(\@MODE_ORDER, keys %{$press->{$v}})) {
-			my %by = map { $_->{design} => $_ } @{$press->{$v}{$mode}};
-			for my $dn (grep { $by{$_} } @designs) {
-				my $x = $by{$dn};
-				$md .= "| $mode | $dn | " . join(' | ', fmt_n($x->{churn_records_per_s}),
-					fmt_x($x->{churn_ratio_to_dontneed}), fmt_n($x->{cache_ops_per_s}),
-					fmt_x($x->{cache_ratio_to_dontneed}),
-					defined $x->{cache_regenerated} ? "$x->{cache_regenerated}/" . ($x->{cache_ops} // '?') : '-',
-					($x->{cache_wrong} ? "**$x->{cache_wrong}**" : $x->{cache_wrong} // '-'),
-					$x->{cache_pages_lost} // '-', $x->{memcg_pgsteal} // '-', counter($x, 'pgvrange_purged'), counter($x, 'pglazyfreed'), swap_out($x),
-					$x->{memcg_pgmajfault} // '-',
-					($x->{oom_kill} ? "**$x->{oom_kill}**" : $x->{oom_kill} // '-')) . " |\n";
-			}
-			push @cplot, [$mode, map { $by{$_} ? $by{$_}{cache_ops_per_s} : undef } @designs];
-			push @rplot, [$mode, map { $by{$_} ? $by{$_}{churn_records_per_s} : undef } @designs];
-		}
+		my @modes = ordered(\@MODE_ORDER, keys %{$press->{$v}});
+		my %by = map { my $mode = $_; $mode => { map { $_->{design} => $_ } @{$press->{$v}{$mode}} } } @modes;
+		$md .= "#### $v\n\n" . md_table(['mode', 'design', 'churn records/s', 'vs DONTNEED', 'cache accesses/s',
+			'vs DONTNEED', 'regenerated', 'wrong', 'cache pages found discarded', 'reclaimed (memcg pgsteal)',
+			'purged (vrange)', 'lazyfreed (MADV_FREE)', 'swap out', 'major faults', 'OOM kills'], map {
+			my $mode = $_;
+			map { my $x = $by{$mode}{$_};
+			      [$mode, $_, fmt_n($x->{churn_records_per_s}), fmt_x($x->{churn_ratio_to_dontneed}),
+			       fmt_n($x->{cache_ops_per_s}), fmt_x($x->{cache_ratio_to_dontneed}),
+			       defined $x->{cache_regenerated} ? "$x->{cache_regenerated}/" . ($x->{cache_ops} // '?') : '-',
+			       bold($x->{cache_wrong}), $x->{cache_pages_lost} // '-', $x->{memcg_pgsteal} // '-',
+			       counter($x, 'pgvrange_purged'), counter($x, 'pglazyfreed'), swap_out($x),
+			       $x->{memcg_pgmajfault} // '-', bold($x->{oom_kill})] } grep { $by{$mode}{$_} } @designs } @modes);
 		$md .= "\n(An OOM-killed run shows what it did until the kill.)\n\n";
-		$md .= plot_ref(bars_svg($dir, "bench-pressure-cache-$v", { title => "cache accesses/s under pressure, $v",
-			ylabel => 'cache accesses/s' }, [@designs], \@cplot), "pressure: cache, $v");
-		$md .= plot_ref(bars_svg($dir, "bench-pressure-churn-$v", { title => "churn records/s under pressure, $v",
-			ylabel => 'churn records/s' }, [@designs], \@rplot), "pressure: churn, $v");
+		for my $p (['cache', 'cache_ops_per_s', 'cache accesses/s'], ['churn', 'churn_records_per_s', 'churn records/s']) {
+			my ($name, $key, $what) = @$p;
+			$md .= plot_ref(bars_svg($dir, "bench-pressure-$name-$v", { title => "$what under pressure, $v", ylabel => $what },
+				[@designs], [map { my $mode = $_; [$mode, map { ($by{$mode}{$_} // {})->{$key} } @designs] } @modes]),
+				"pressure: $name, $v");
+		}
 	}
 	return $md;
 }
-
-# ---- an OOM elsewhere ----
 
 sub oom_section {
 	my ($rows) = @_;
 	my $md = intro('oom', !!(@$rows));
 	return $md unless @$rows;
-	$md .= "| variant | mode | design | marked pages | median (min-max) | vs none | pgscan_anon | kills | " .
-		"pages lost | purged |\n" . '|---' x 10 . "|\n";
 	my $ms = sub { defined $_[0] ? sprintf('%.1f ms', $_[0] / 1e6) : '-' };
-	for my $r (@$rows) {
-		my ($x, $dn) = @$r{qw(x design)};
-		my $purged = $x->{pgvrange_purged} // $x->{pglazyfreed};
-		$md .= "| $r->{variant} | $r->{mode} | $dn | " . join(' | ', $dn eq 'none' ? '-' : $x->{pages_marked} // '-',
-			$ms->($x->{ns_median}) . ' (' . $ms->($x->{ns_min}) . '-' . $ms->($x->{ns_max}) . ')',
-			fmt_x($r->{ratio}),
-			($x->{pgscan_anon} // 0) ? "**$x->{pgscan_anon}**" : $x->{pgscan_anon} // '-',
-			($x->{oom_kill} // -1) == ($x->{rounds} // 0) ? "$x->{oom_kill}/$x->{rounds}"
-				: '**' . ($x->{oom_kill} // '?') . '/' . ($x->{rounds} // '?') . '**',
-			($x->{pages_discarded} // 0) ? "**$x->{pages_discarded}**" : $x->{pages_discarded} // '-',
-			$purged // '-') . " |\n";
-	}
-	return "$md\n";
+	return $md . md_table([qw(variant mode design), 'marked pages', 'median (min-max)', 'vs none', 'pgscan_anon', 'kills',
+			       'pages lost', 'purged'], map {
+		my ($x, $dn) = @$_{qw(x design)};
+		[$_->{variant}, $_->{mode}, $dn, $dn eq 'none' ? '-' : $x->{pages_marked} // '-',
+		 $ms->($x->{ns_median}) . ' (' . $ms->($x->{ns_min}) . '-' . $ms->($x->{ns_max}) . ')',
+		 fmt_x($_->{ratio}), bold($x->{pgscan_anon}),
+		 ($x->{oom_kill} // -1) == ($x->{rounds} // 0) ? "$x->{oom_kill}/$x->{rounds}"
+			: '**' . ($x->{oom_kill} // '?') . '/' . ($x->{rounds} // '?') . '**',
+		 bold($x->{pages_discarded}), $x->{pgvrange_purged} // $x->{pglazyfreed} // '-'] } @$rows) . "\n";
 }
-
-# ---- a real client: jemalloc ----
 
 our @JEMALLOC_PLACES = qw(none memcg);
 
-# suite/bench_jemalloc.c: jemalloc 5.3's lazy (MADV_FREE) and forced
-# (MADV_DONTNEED) purges, unconstrained and in a memory cgroup.
 sub jemalloc_section {
 	my ($jem) = @_;
 	my $md = intro('jemalloc', !!(%$jem));
 	return $md unless %$jem;
-	$md .= "| variant | mode | cgroup | lazy ops/s | forced ops/s | lazy / forced | pglazyfree lazy | " .
-		"pglazyfree forced | pglazyfreed lazy | corrupted |\n" . '|---' x 10 . "|\n";
+	my @rows;
 	for my $v (ordered(\@VARIANT_ORDER, keys %$jem)) {
 		for my $mode (ordered(\@MODE_ORDER, keys %{$jem->{$v}})) {
 			my %by;
 			$by{$_->{cgroup} // 'none'}{$_->{config} // ''} = $_ for @{$jem->{$v}{$mode}};
-			for my $place (grep { $by{$_} } @JEMALLOC_PLACES) {
-				my ($l, $f) = @{$by{$place}}{qw(lazy forced)};
-				my $bad = ($l->{corrupted} // 0) + ($f->{corrupted} // 0);
-				$md .= "| $v | $mode | " . ($place eq 'none' ? 'none' : "memory.max " .
-					(($l // $f)->{memory_max} // '?')) . ' | ' . join(' | ',
-					fmt_n($l->{ops_per_s}), fmt_n($f->{ops_per_s}),
-					fmt_x($l->{ratio_to_forced} // ratio($l->{ops_per_s}, $f->{ops_per_s})),
-					$l->{pglazyfree} // '-', $f->{pglazyfree} // '-', $l->{pglazyfreed} // '-',
-					$bad ? "**$bad**" : 0) . " |\n";
-			}
+			push @rows, map { my ($l, $f) = @{$by{$_}}{qw(lazy forced)};
+				[$v, $mode, $_ eq 'none' ? 'none' : 'memory.max ' . (($l // $f)->{memory_max} // '?'),
+				 fmt_n($l->{ops_per_s}), fmt_n($f->{ops_per_s}),
+				 fmt_x($l->{ratio_to_forced} // ratio($l->{ops_per_s}, $f->{ops_per_s})),
+				 $l->{pglazyfree} // '-', $f->{pglazyfree} // '-', $l->{pglazyfreed} // '-',
+				 bold(($l->{corrupted} // 0) + ($f->{corrupted} // 0))] } grep { $by{$_} } @JEMALLOC_PLACES;
 		}
 	}
-	return "$md\n";
+	return $md . md_table([qw(variant mode cgroup), 'lazy ops/s', 'forced ops/s', 'lazy / forced', 'pglazyfree lazy',
+			       'pglazyfree forced', 'pglazyfreed lazy', 'corrupted'], @rows) . "\n";
 }
-
-# ---- a second opinion: stress-ng ----
 
 our @STRESSORS = qw(madvise vm mmap mremap fork userfaultfd ksm);
 
@@ -475,22 +423,13 @@ sub stressng_section {
 	my $md = intro('stressng', !!(%$sng));
 	return $md unless %$sng;
 	my @v = ordered(\@VARIANT_ORDER, keys %$sng);
-	my @s = ordered(\@STRESSORS, map { keys %{$sng->{$_}} } @v);
-	my %seen;
-	@s = grep { !$seen{$_}++ } @s;
-	$md .= '| stressor | ' . join(' | ', @v) . " |\n" . '|---' x (@v + 1) . "|\n";
-	for my $st (@s) {
-		$md .= "| $st | " . join(' | ', map {
-			my $x = $sng->{$_}{$st};
-			!$x ? '-' : ($x->{rc} // 0) ? "**exit $x->{rc}**" : fmt_n($x->{bogo_ops_per_s}) . '/s'
-		} @v) . " |\n";
-	}
-	return "$md\n";
+	return $md . md_table(['stressor', @v], map { my $st = $_; [$st, map {
+		my $x = $sng->{$_}{$st};
+		!$x ? '-' : ($x->{rc} // 0) ? "**exit $x->{rc}**" : fmt_n($x->{bogo_ops_per_s}) . '/s'
+	} @v] } uniq ordered(\@STRESSORS, map { keys %{$sng->{$_}} } @v)) . "\n";
 }
 
-# ---- the goals ----
-
-sub threads { my ($x) = @_; return sprintf('%s %s %d thread%s', @$x{qw(variant mode threads)}, $x->{threads} == 1 ? '' : 's') }
+sub threads { my ($x) = @_; return "$x->{variant} $x->{mode} " . plural($x->{threads}, 'thread') }
 
 # The goals, one line per judged cell, in the order of the goals paragraph.
 sub goals_summary {
@@ -500,7 +439,7 @@ sub goals_summary {
 	for my $x (grep { defined $_->{free} } @$churn) {
 		my ($dn, $mf) = @{$x->{by}}{qw(dontneed madv_free)};
 		push @l, sprintf('- MADV_FREE vs MADV_DONTNEED churn, %s: %s (goal %dx: %s).%s', threads($x),
-			fmt_x($x->{free}), $free, $x->{free} >= $free ? 'met' : '**missed**', $x->{free} >= $free ? ''
+			fmt_x($x->{free}), $free, met($x->{free} >= $free), $x->{free} >= $free ? ''
 			: sprintf(' Why: per iteration MADV_DONTNEED takes %.1f page faults and %s in the copy; ' .
 				'MADV_FREE %.1f faults, %s in the copy and %s in madvise itself (the pte walk), so ' .
 				'the saved faults are only part of an iteration (search and copy remain).',
@@ -511,7 +450,7 @@ sub goals_summary {
 	for my $x (grep { defined $_->{vrange_vs_free} } @$churn) {
 		my ($vr, $mf) = @{$x->{by}}{qw(vrange madv_free)};
 		push @l, sprintf('- vrange vs MADV_FREE churn, %s: %s (goal >= %dx: %s).%s', threads($x),
-			fmt_x($x->{vrange_vs_free}), $vf, $x->{vrange_vs_free} >= $vf ? 'met' : '**missed**',
+			fmt_x($x->{vrange_vs_free}), $vf, met($x->{vrange_vs_free} >= $vf),
 			$x->{vrange_vs_free} >= $vf ? ''
 			: sprintf(' Why: vrange spends %s a chunk in VOLATILE and %s in NONVOLATILE on reuse ' .
 				'(two system calls, each splitting or merging the VMA under the mmap lock for writing), ' .
@@ -525,7 +464,7 @@ sub goals_summary {
 		push @l, sprintf('- Churn against keep (never giving memory back), %s: %s ' .
 			'(goal at least %.0f%% for one design: %s).%s', threads($x),
 			join(', ', map { sprintf('%s %.0f%%', $_->[1], 100 * $x->{keep}{$_->[0]}) } @have),
-			100 * $keep, $met ? 'met' : '**missed**',
+			100 * $keep, met($met),
 			defined $x->{control} ? sprintf(' The VMA split and merge alone (the vma_flag control) reach %.0f%%.',
 				100 * $x->{control}) : '');
 	}
@@ -537,19 +476,19 @@ sub goals_summary {
 			defined $x->{after} ? sprintf('; after a purge of the range, %s at %s vs %s%s', fmt_x($x->{after}),
 				size_name($x->{after_hi}), size_name($x->{after_lo}), defined $x->{after_adjusted}
 				? sprintf(', %s divided by the control', fmt_x($x->{after_adjusted})) : '') : '',
-			$flat, $x->{met} ? 'met' : '**missed**');
+			$flat, met($x->{met}));
 	}
 	for my $x (grep { $_->{design} ne 'none' && defined $_->{ratio} } @$oom) {
 		push @l, sprintf('- An OOM without swap next to %s memory, %s %s: %s the time with nothing marked, ' .
 			'pgscan_anon %s (goal within %.2fx, no anon scan: %s).',
 			VMAB::Designs::design($x->{design})->{marked_as}, $x->{variant}, $x->{mode},
-			fmt_x($x->{ratio}), $x->{scan} // '-', $ot, $x->{met} ? 'met' : '**missed**');
+			fmt_x($x->{ratio}), $x->{scan} // '-', $ot, met($x->{met}));
 	}
 	for my $x (grep { defined } map { $_->{mark} } @$sweeps) {
 		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s at %s vs %s (goal flat, within %dx ' .
 			'as a ratio to the null call: %s).',
 			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
-			$flat, $x->{met} ? 'met' : '**missed**');
+			$flat, met($x->{met}));
 		$l[-1] .= sprintf(' A getppid() timed at the same point grows %s over the same sizes%s.',
 			fmt_x($x->{control}), $x->{control} >= $x->{ratio}
 				? ': the growth is the emulated system call, not marking (see the mark section)' : '')
@@ -558,33 +497,23 @@ sub goals_summary {
 	return @l ? join("\n", @l) . "\n\n" : "No figure in this run bears on the goals (no design ran).\n\n";
 }
 
-# section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)])
 sub section {
 	my ($m, $dir, $an) = @_;
 	$an //= VMAB::Report::Goals::analyse($m);
 	my $accel = uc($m->{accelerator} // 'unknown');
-	my @churn = @{$an->{churn}};
-	my @sweeps = @{$an->{sweeps}};
-	my @oom = @{$an->{oom}};
-	my $body = mark_section(\@sweeps, $dir) .
-		churn_section($m, \@churn, collect($m, 'churn'), $dir, $an->{host}) .
-		discardable_host($an->{host}, $accel) .
-		pressure_section(collect($m, 'pressure'), $dir,
-			VMAB::Report::Goals::bench_designs($m, 'pressure', \@VMAB::Report::Goals::PRESSURE_DESIGNS)) .
-		oom_section(\@oom) .
-		jemalloc_section(collect($m, 'jemalloc')) .
-		stressng_section(collect_stressng($m));
-	my $md = "Accelerator: **$accel**. " . ($accel eq 'TCG'
-		? 'Under TCG absolute times are distorted (every guest instruction is emulated), so '
-		: 'As ever, ') .
+	return "Accelerator: **$accel**. " . ($accel eq 'TCG'
+		? 'Under TCG absolute times are distorted (every guest instruction is emulated), so ' : 'As ever, ') .
 		"every ratio below compares figures measured in the same boot and run-time mode; " .
-		"absolute numbers are only comparable within one table.\n\n";
-	$md .= "### The goals\n\nMADV_FREE >= $THRESHOLD{free}x MADV_DONTNEED on churn, vrange >= MADV_FREE " .
+		"absolute numbers are only comparable within one table.\n\n" .
+		"### The goals\n\nMADV_FREE >= $THRESHOLD{free}x MADV_DONTNEED on churn, vrange >= MADV_FREE " .
 		"on churn, at least " . sprintf('%.0f%%', 100 * $THRESHOLD{keep}) . " of keep's churn for one design, " .
 		"vrange's mark and unmark (nothing purged) cost flat in range size as a ratio to a null " .
 		"system call at the same point, an OOM without swap within " . sprintf('%.2fx', $THRESHOLD{oom}) .
-		" of its time with nothing marked elsewhere.\n\n" . goals_summary(\@churn, \@sweeps, \@oom);
-	return $md . $body;
+		" of its time with nothing marked elsewhere.\n\n" . goals_summary(@$an{qw(churn sweeps oom)}) .
+		mark_section($an->{sweeps}, $dir) . churn_section($m, $an->{churn}, collect($m, 'churn'), $dir, $an->{host}) .
+		discardable_host($an->{host}, $accel) . pressure_section(collect($m, 'pressure'), $dir,
+			VMAB::Report::Goals::bench_designs($m, 'pressure', \@VMAB::Report::Goals::PRESSURE_DESIGNS)) .
+		oom_section($an->{oom}) . jemalloc_section(collect($m, 'jemalloc')) . stressng_section(collect_stressng($m));
 }
 
 1;

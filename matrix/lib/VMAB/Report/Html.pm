@@ -7,11 +7,17 @@ package VMAB::Report::Html;
 #   slug($heading_text, \%seen) -> the heading's anchor, as GitHub makes it
 #   headings($md) -> ([level, text, anchor], ...) in document order
 #   toc($md, $min_level, $max_level) -> a Markdown list linking the headings
+#   md_table(\@headings, \@cells, ...) -> a pipe table; md_row(\@cells) one row
+#   esc_cell($text) -> the text with its pipes escaped, for a cell
 use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(md_to_html slug headings toc);
+our @EXPORT_OK = qw(md_to_html slug headings toc md_table md_row esc_cell);
+
+sub md_row { my ($cells) = @_; return '| ' . join(' | ', @$cells) . " |\n" }
+sub md_table { my ($head, @rows) = @_; return md_row($head) . '|---' x @$head . "|\n" . join('', map { md_row($_) } @rows) }
+sub esc_cell { my ($s) = @_; $s =~ s/\|/\\|/g; return $s }
 
 sub esc {
 	my ($s) = @_;
