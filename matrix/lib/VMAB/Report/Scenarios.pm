@@ -13,64 +13,51 @@ package VMAB::Report::Scenarios;
 # (VMAB::Designs).  Headings are from level 3 down.
 use strict;
 use warnings;
-use List::Util qw(sum);
+use List::Util qw(sum pairs);
 use VMAB::Designs qw(design title);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Goals qw(%THRESHOLD);
+use VMAB::Report::Html qw(md_table);
 use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data of where range_str tally median columns
 	$NOT_MEASURED @MODE_ORDER);
 
 our $PROG = 'scenario_test';
 
-# Scenario, what it does, and the figures its cells show after the common
-# ones (discarded pages, detection, what a read returned).
+# Scenario, what it does, the figures its cells show after the common ones
+# (discarded pages, detection, what a read returned) with their short
+# labels, and the cell's style.
 our @SCENARIOS = (
 	[no_pressure => 'No pressure: marked memory is left alone; what marking, reading and taking it back cost.',
-	 [qw(pages_intact purged ns_mark_per_mib ns_read_per_mib ns_take_back_per_mib)], 'nodiscard'],
+	 [pages_intact => 'intact', purged => 'purged flag', ns_mark_per_mib => 'mark', ns_read_per_mib => 'read',
+	  ns_take_back_per_mib => 'take back'], 'nodiscard'],
 	[memcg_reclaim => 'memcg `memory.reclaim` of everything the cgroup holds (first exactly the marked size).',
-	 [qw(first_pass_discarded first_pass_keep_swapped_kb kernel_read_into)]],
+	 [first_pass_discarded => '1st pass took', first_pass_keep_swapped_kb => 'unmarked swapped kB',
+	  kernel_read_into => 'read(2) into']],
 	[memcg_limit => 'memcg `memory.max` with 8 MiB of room and a 12 MiB hog in the same cgroup.',
-	 [qw(hog_oom_killed)]],
+	 [hog_oom_killed => 'hog OOM-killed']],
 	[madv_pageout => '`MADV_PAGEOUT` on the marked range.', []],
 	[global_pressure => 'Global pressure: a second process allocates while free memory is short (kswapd).',
-	 [qw(hog_oom_killed)]],
+	 [hog_oom_killed => 'hog OOM-killed']],
 	[write_after_mark => 'Half the pages written after marking, then `MADV_PAGEOUT`.',
-	 [qw(written_kept written_discarded unwritten_discarded)]],
+	 [written_kept => 'written kept', written_discarded => 'written lost', unwritten_discarded => 'unwritten lost']],
 	[read_after_mark => 'Every page read after marking, then reclaim (does a read keep the page?).',
-	 [qw(read_before_pressure_intact)]],
+	 [read_before_pressure_intact => 'read before pressure intact']],
 	[fork_cow => 'fork; the child keeps a non-volatile mapping, COW-breaks half; the parent marks; memcg reclaim.',
-	 [qw(child_lost_bytes child_inherits_volatile parent_discarded_exclusive parent_discarded_shared)]],
+	 [child_lost_bytes => 'child lost B', child_inherits_volatile => 'child inherits vo',
+	  parent_discarded_exclusive => 'parent lost (own)', parent_discarded_shared => 'parent lost (shared)']],
 	[thp => 'Two THPs (`MADV_HUGEPAGE`, 2 MiB aligned) marked, then `MADV_PAGEOUT`.',
-	 [qw(thp_kb thp_kb_after_mark)]],
+	 [thp_kb => 'THP kB', thp_kb_after_mark => 'THP kB marked']],
 	[mremap => 'Half discarded, the VMA moved by `mremap`, the other half discarded at the new place.',
-	 [qw(discarded_before_move smaps_vo_after_move)]],
+	 [discarded_before_move => 'lost before move', smaps_vo_after_move => 'vo after move']],
 	[mprotect => 'Half made read-only while marked (VMA split), `MADV_PAGEOUT`, read-write again.',
-	 [qw(vmas_split vmas_delta_after_unmark readonly_read_sigbus)]],
+	 [vmas_split => 'VMAs +', vmas_delta_after_unmark => 'VMAs after', readonly_read_sigbus => 'RO read SIGBUS']],
 	[mlock_after_mark => '`mlock` after marking, then memcg reclaim: locked pages must stay.',
-	 [qw(mlock_errno)]],
+	 [mlock_errno => 'mlock errno']],
 	[image_cache => 'The image cache: 256 objects of 32 KiB marked while unused, pressure, then each object is taken back, checked and regenerated if lost.',
-	 [qw(cache_regenerated cache_wrong objects_paged_out)], 'cache'],
+	 [], 'cache'],
 	[both_designs => 'Both designs on the same memory (A column: MADV_FREE on a volatile range; B column: vrange on lazily freed pages), half paged out, judged by the purged flag. `lost after unmark` counts pages a second `MADV_PAGEOUT` discarded after vrange(NONVOLATILE) had returned with nothing purged; NONVOLATILE cancels pending MADV_FREE as a write would (SPEC 4.4), and the test asserts 0.',
-	 [qw(discarded_after_unmark)]],
-);
-
-# Short labels for the cells.
-our %LABEL = (
-	pages_intact => 'intact', purged => 'purged flag',
-	first_pass_discarded => '1st pass took', first_pass_keep_swapped_kb => 'unmarked swapped kB',
-	kernel_read_into => 'read(2) into', hog_oom_killed => 'hog OOM-killed',
-	written_kept => 'written kept', written_discarded => 'written lost',
-	unwritten_discarded => 'unwritten lost',
-	read_before_pressure_intact => 'read before pressure intact',
-	child_lost_bytes => 'child lost B', child_inherits_volatile => 'child inherits vo',
-	parent_discarded_exclusive => 'parent lost (own)', parent_discarded_shared => 'parent lost (shared)',
-	thp_kb => 'THP kB', thp_kb_after_mark => 'THP kB marked',
-	discarded_before_move => 'lost before move', smaps_vo_after_move => 'vo after move',
-	vmas_split => 'VMAs +', vmas_delta_after_unmark => 'VMAs after', readonly_read_sigbus => 'RO read SIGBUS',
-	mlock_errno => 'mlock errno', cache_regenerated => 'regenerated', cache_wrong => 'wrong',
-	objects_paged_out => 'paged out', discarded_after_unmark => 'lost after unmark',
-	ns_mark_per_mib => 'mark', ns_read_per_mib => 'read', ns_take_back_per_mib => 'take back',
+	 [discarded_after_unmark => 'lost after unmark']],
 );
 
 sub us {
@@ -108,10 +95,11 @@ sub cell {
 			push @p, 'detect ' . ($d->{detect} // 'no loss');
 			push @p, "read $d->{read_returns}" if defined $d->{read_returns};
 		}
-		for my $k (@$extra) {
+		for my $p (pairs @$extra) {
+			my ($k, $label) = @$p;
 			next unless exists $d->{$k};
 			next if $k eq 'kernel_read_into' && !defined $d->{$k};
-			push @p, ($LABEL{$k} // $k) . ' ' . fmt_value($k, $d->{$k});
+			push @p, "$label " . fmt_value($k, $d->{$k});
 		}
 	}
 	push @p, "**garbage pages $d->{pages_garbage}**" if $d->{pages_garbage};
@@ -221,18 +209,12 @@ sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
 sub accounting_table {
 	my ($data) = @_;
 	my @runs = accounting_runs($data) or return '';
-	my $md = "| variant / mode | design | scenario | pages found lost | vmstat counter | memcg counter | nr_lazyfree Δ | Rss drop kB | memcg anon Δ kB | memcg file Δ kB |\n";
-	$md .= "|---|---|---|---|---|---|---|---|---|---|\n";
-	for my $x (@runs) {
-		my $d = $x->{d};
-		my $drop = defined $d->{rss_kb_before} && defined $d->{rss_kb_after}
-			? $d->{rss_kb_before} - $d->{rss_kb_after} : '?';
-		$md .= '| ' . join(' | ', where($x), $d->{design}, $d->{scenario}, $d->{pages_discarded} // '?',
-			counted($d->{counter_discarded}), counted($d->{memcg_counter_discarded}),
-			$d->{nr_lazyfree_delta} // 'absent', $drop, $d->{memcg_anon_delta_kb} // '?',
-			$d->{memcg_file_delta_kb} // '?') . " |\n";
-	}
-	return $md;
+	return md_table(['variant / mode', 'design', 'scenario', 'pages found lost', 'vmstat counter', 'memcg counter',
+			 'nr_lazyfree Δ', 'Rss drop kB', 'memcg anon Δ kB', 'memcg file Δ kB'], map { my $d = $_->{d};
+		[where($_), $d->{design}, $d->{scenario}, $d->{pages_discarded} // '?', counted($d->{counter_discarded}),
+		 counted($d->{memcg_counter_discarded}), $d->{nr_lazyfree_delta} // 'absent',
+		 defined $d->{rss_kb_before} && defined $d->{rss_kb_after} ? $d->{rss_kb_before} - $d->{rss_kb_after} : '?',
+		 $d->{memcg_anon_delta_kb} // '?', $d->{memcg_file_delta_kb} // '?'] } @runs);
 }
 
 # Whether each design's counters agreed with the pages found lost:
@@ -258,6 +240,16 @@ sub counter_name {
 	return defined $c ? "`$c`" : undef;
 }
 
+# One line a design, "- A: vrange" and what $line->($design) gives (undef: no line).
+sub per_design {
+	my ($data, $line) = @_;
+	return join('', map { my $l = $line->($_); defined $l ? '- ' . title($_) . "$l\n" : '' } columns($data));
+}
+
+# A figure over runs, as range_str gives it; where the runs were.
+sub range_of { return range_str(sub { "$_[0]" }, @_) }
+sub wheres { return join(', ', map { where($_) } @_) }
+
 # What the runs marked, from their own figures ("8192 kB"; 4 KiB pages).
 sub marked_kb {
 	my (@xs) = @_;
@@ -267,31 +259,21 @@ sub marked_kb {
 
 sub q_accounting {
 	my ($data) = @_;
-	my %agree = %{accounting_agreement($data)};
-	return '' unless %agree;
-	my $md = "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
-		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n";
-	for my $design (columns($data)) {
-		my $a = $agree{$design} or next;
-		my $ctr = counter_name($design) // do {
-			$md .= '- ' . title($design) . ": no /proc/vmstat event counts its lost pages.\n";
-			next;
-		};
-		$md .= "- " . title($design) . ": $ctr in /proc/vmstat equalled the pages found lost in " . ($a->{equal} // 0) .
+	my %agree = %{accounting_agreement($data)} or return '';
+	my @np = of($data, 'madv_free', 'no_pressure');
+	return "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
+		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n" . per_design($data, sub {
+		my $a = $agree{$_[0]} or return;
+		my $ctr = counter_name($_[0]) // return ': no /proc/vmstat event counts its lost pages.';
+		": $ctr in /proc/vmstat equalled the pages found lost in " . ($a->{equal} // 0) .
 			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) .
 			'; in memory.stat it equalled them in ' . ($a->{cg_equal} // 0) . ', differed in ' .
-			($a->{cg_differs} // 0) . ', was absent in ' . ($a->{cg_absent} // 0) . ".\n";
-	}
-	my @np = of($data, 'madv_free', 'no_pressure');
-	if (@np) {
-		$md .= "- " . title('madv_free') . ": marking " . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
-			range_str(sub { "$_[0] kB" }, map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np) .
-			'; `pglazyfree` rose by ' .
-			range_str(sub { "$_[0] pages" }, map { ($_->{d}{counter_marked} // -1) < 0 ? () : $_->{d}{counter_marked} } @np) .
-			'; the `nr_lazyfree` gauge by ' .
-			range_str(sub { "$_[0] pages" }, map { ($_->{d}{nr_lazyfree_delta} // -1) < 0 ? () : $_->{d}{nr_lazyfree_delta} } @np) . ".\n";
-	}
-	return "$md\n";
+			($a->{cg_differs} // 0) . ', was absent in ' . ($a->{cg_absent} // 0) . '.';
+	}) . (@np ? '- ' . title('madv_free') . ': marking ' . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
+		range_str(sub { "$_[0] kB" }, grep { ($_ // -1) >= 0 } map { $_->{d}{memcg_lazyfree_delta_kb} } @np) .
+		'; `pglazyfree` rose by ' . range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{counter_marked} } @np) .
+		'; the `nr_lazyfree` gauge by ' .
+		range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{nr_lazyfree_delta} } @np) . ".\n" : '');
 }
 
 # The reclaim-order figures of suite/reclaim_test.c for one design and
@@ -302,115 +284,86 @@ sub reclaim_order {
 			    sub { ($_[0]{design} // '') eq $design && ($_[0]{thp} // 'off') eq $thp });
 }
 
-# The OOM-without-swap figures of suite/reclaim_test.c.
-sub noswap_oom { return data_of_kind($_[0], 'noswap_oom') }
-
-
 sub q_lru {
 	my ($data, $m) = @_;
+	$m //= {};
 	my $md = '';
 	for my $design (columns($data)) {
-		my @ro = reclaim_order($m // {}, $design, 'off');
-		if (@ro) {
-			$md .= "- " . title($design) . ", " . ($ro[0]{d}{unmarked_pages} // '?') . ' pages in use and ' .
-				($ro[0]{d}{marked_pages} // '?') . ' marked pages written after them, `memory.reclaim` ' .
-				sprintf('of the marked size (`suite/reclaim_test.c`; goal: at least %.0f%% of the marked pages taken, ' .
-					'at most %.0f%% of the others swapped out): took ', map { 100 * $_ } @THRESHOLD{qw(first_taken first_swapped)}) .
-				range_str(sub { "$_[0]" }, map { $_->{d}{marked_taken} } @ro) . ' marked pages, swapped out ' .
-				range_str(sub { "$_[0]" }, map { $_->{d}{unmarked_swapped} } @ro) . ' pages in use (' .
-				join(', ', map { where($_) } @ro) . ").\n";
-		}
+		my $say = sub { $md .= '- ' . title($design) . join('', @_) . ".\n" };
+		my $took = sub { 'took ' . range_of(map { $_->{d}{marked_taken} } @_) . ' marked pages, swapped out ' .
+			range_of(map { $_->{d}{unmarked_swapped} } @_) . ' pages in use' };
+		my @ro = reclaim_order($m, $design, 'off');
+		$say->(', ' . ($ro[0]{d}{unmarked_pages} // '?') . ' pages in use and ' .
+			($ro[0]{d}{marked_pages} // '?') . ' marked pages written after them, `memory.reclaim` ' .
+			sprintf('of the marked size (`suite/reclaim_test.c`; goal: at least %.0f%% of the marked pages taken, ' .
+				'at most %.0f%% of the others swapped out): ', map { 100 * $_ } @THRESHOLD{qw(first_taken first_swapped)}) .
+			$took->(@ro) . ' (' . wheres(@ro) . ')') if @ro;
 		for my $thp (qw(madvise always)) {
-			my @t = reclaim_order($m // {}, $design, $thp);
-			next unless @t;
-			$md .= "- " . title($design) . ", the same with transparent huge pages `$thp`" .
+			my @t = reclaim_order($m, $design, $thp) or next;
+			$say->(", the same with transparent huge pages `$thp`" .
 				($thp eq 'always' ? ' (plain mappings; the goal asserted for A only)' : ' (aligned, `MADV_HUGEPAGE`)') .
-				': took ' . range_str(sub { "$_[0]" }, map { $_->{d}{marked_taken} } @t) . ' marked pages, swapped out ' .
-				range_str(sub { "$_[0]" }, map { $_->{d}{unmarked_swapped} } @t) . ' pages in use, `memory.reclaim` returned ' .
-				range_str(sub { "$_[0]" }, map { $_->{d}{memcg_reclaim_rc} // '?' } @t) . ' (' .
-				join(', ', map { where($_) } @t) . ").\n";
+				': ' . $took->(@t) . ', `memory.reclaim` returned ' .
+				range_of(map { $_->{d}{memcg_reclaim_rc} // '?' } @t) . ' (' . wheres(@t) . ')');
 		}
-		my @oom = $design eq 'vrange' ? noswap_oom($m // {}) : ();
-		if (@oom) {
-			$md .= "- " . title($design) . ", an OOM in a cgroup without swap (`suite/reclaim_test.c`; goal: no anon " .
-				'scan because another process holds volatile memory): `pgscan_anon` moved by ' .
-				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_without_volatile} } @oom) . ' without and ' .
-				range_str(sub { "$_[0]" }, map { $_->{d}{pgscan_anon_with_volatile} } @oom) . ' with volatile memory ' .
-				'elsewhere (how quickly the kill comes: the benchmarks, "An OOM next to marked memory"; ' .
-				join(', ', map { where($_) } @oom) . ").\n";
-		}
+		my @oom = $design eq 'vrange' ? data_of_kind($m, 'noswap_oom') : ();
+		$say->(', an OOM in a cgroup without swap (`suite/reclaim_test.c`; goal: no anon ' .
+			'scan because another process holds volatile memory): `pgscan_anon` moved by ' .
+			range_of(map { $_->{d}{pgscan_anon_without_volatile} } @oom) . ' without and ' .
+			range_of(map { $_->{d}{pgscan_anon_with_volatile} } @oom) . ' with volatile memory ' .
+			'elsewhere (how quickly the kill comes: the benchmarks, "An OOM next to marked memory"; ' . wheres(@oom) . ')')
+			if @oom;
 		my @np = of($data, $design, 'no_pressure');
-		if (@np) {
-			my @parts;
-			for my $lru (qw(inactive_anon active_anon inactive_file active_file)) {
-				my @v = map { $_->{d}{"mark_delta_kb_$lru"} } @np;
-				@v = grep { defined && $_ != -1 } @v;
-				push @parts, "$lru " . range_str(sub { sprintf('%+d kB', $_[0]) }, @v) if @v;
-			}
-			$md .= "- " . title($design) . ", on marking " . marked_kb(@np) . " (memcg `memory.stat` change): " .
-				(@parts ? join('; ', @parts) : 'no memcg figures') . ".\n";
-		}
+		my @parts = map { my $lru = $_; my @v = grep { defined && $_ != -1 } map { $_->{d}{"mark_delta_kb_$lru"} } @np;
+			@v ? "$lru " . range_str(sub { sprintf('%+d kB', $_[0]) }, @v) : () }
+			qw(inactive_anon active_anon inactive_file active_file);
+		$say->(', on marking ' . marked_kb(@np) . ' (memcg `memory.stat` change): ' .
+			(@parts ? join('; ', @parts) : 'no memcg figures')) if @np;
 		my @fp = grep { mode_traits($_->{mode})->{swap} } of($data, $design, 'memcg_reclaim');
-		if (@fp) {
-			$md .= "- " . title($design) . ", swap on, `memory.reclaim` of exactly the marked size: took " .
-				range_str(sub { "$_[0]" }, map { $_->{d}{first_pass_discarded} } @fp) .
-				' of ' . ($fp[0]{d}{pages_marked} // '?') . ' marked pages while swapping out ' .
-				range_str(sub { "$_[0] kB" }, map { $_->{d}{first_pass_keep_swapped_kb} } @fp) .
-				' of the unmarked memory (' . join(', ', map { where($_) } @fp) . ").\n";
-		}
+		$say->(', swap on, `memory.reclaim` of exactly the marked size: took ' .
+			range_of(map { $_->{d}{first_pass_discarded} } @fp) . ' of ' . ($fp[0]{d}{pages_marked} // '?') .
+			' marked pages while swapping out ' . range_str(sub { "$_[0] kB" }, map { $_->{d}{first_pass_keep_swapped_kb} } @fp) .
+			' of the unmarked memory (' . wheres(@fp) . ')') if @fp;
 		my @ra = of($data, $design, 'read_after_mark');
-		if (@ra) {
-			$md .= "- " . title($design) . ", pages read after marking, then reclaim: lost " .
-				range_str(sub { "$_[0]" }, map { $_->{d}{pages_discarded} } @ra) .
-				' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
-				join(', ', sort keys %{{ map { ($_->{d}{pressure} // '?') => 1 } @ra }}) . ").\n";
-		}
+		$say->(', pages read after marking, then reclaim: lost ' . range_of(map { $_->{d}{pages_discarded} } @ra) .
+			' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
+			join(', ', sort keys %{{ map { ($_->{d}{pressure} // '?') => 1 } @ra }}) . ')') if @ra;
 	}
 	$md .= "\nWhat the reclaim-order test saw before old vrange patches 14 and 15 and madv-free patch 5 (now vrange 6/11 and madv-free 3/3): " .
 		"`docs/design.md`, \"Figures before the fixes\".\n" if $md =~ /reclaim_test/;
-	return length $md ? "$md\n" : '';
+	return $md;
 }
+
+# The scenarios of the pressure runs (those that may lose marked pages).
+our @PRESSURE_SCN = qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
+	read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
 
 sub q_sigbus {
 	my ($data) = @_;
-	my @scn = qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
-		read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
-	my $md = '';
-	for my $design (columns($data)) {
-		my @xs = of($data, $design, @scn) or next;
+	return per_design($data, sub {
+		my @xs = of($data, $_[0], @PRESSURE_SCN) or return;
 		my @lost = grep { ($_->{d}{pages_discarded} // 0) > 0 } @xs;
-		$md .= "- " . title($design) . ": in " . scalar(@lost) . ' of ' . scalar(@xs) .
-			' pressure runs pages were lost; a read while still marked returned ' .
-			(@lost ? tally('read_returns', @lost) : 'nothing to see') .
-			'; detected by ' . (@lost ? tally('detect', @lost) : '-');
 		my @sb = grep { defined $_->{d}{sigbus_addr_code_right} } @lost;
-		$md .= '; SIGBUS with `si_addr` = the page and `BUS_ADRERR` in ' .
-			scalar(grep { $_->{d}{sigbus_addr_code_right} } @sb) . ' of ' . scalar(@sb) if @sb;
-		my $g = sum(0, map { $_->{d}{pages_garbage} // 0 } @xs);
-		$md .= "; pages that were neither data nor zero: $g.\n";
-	}
-	for my $design (columns($data)) {
-		my @c = of($data, $design, 'image_cache') or next;
-		$md .= "- " . title($design) . ", image cache (" .
-			design($design)->{detected_by} .
-			'): regenerated ' . range_str(sub { "$_[0]" }, map { $_->{d}{cache_regenerated} } @c) .
+		': in ' . scalar(@lost) . ' of ' . scalar(@xs) . ' pressure runs pages were lost; a read while still marked returned ' .
+			(@lost ? tally('read_returns', @lost) : 'nothing to see') . '; detected by ' . (@lost ? tally('detect', @lost) : '-') .
+			(@sb ? '; SIGBUS with `si_addr` = the page and `BUS_ADRERR` in ' .
+				scalar(grep { $_->{d}{sigbus_addr_code_right} } @sb) . ' of ' . scalar(@sb) : '') .
+			'; pages that were neither data nor zero: ' . sum(0, map { $_->{d}{pages_garbage} // 0 } @xs) . '.';
+	}) . per_design($data, sub {
+		my @c = of($data, $_[0], 'image_cache') or return;
+		', image cache (' . design($_[0])->{detected_by} . '): regenerated ' . range_of(map { $_->{d}{cache_regenerated} } @c) .
 			' of ' . ($c[0]{d}{cache_objects} // '?') . ' objects; objects that came back wrong: ' .
-			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . " runs.\n";
-	}
-	return length $md ? "$md\n" : '';
+			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . ' runs.';
+	});
 }
 
 sub q_kernel {
 	my ($data) = @_;
-	my $md = '';
-	for my $design (columns($data)) {
-		my @xs = grep { defined $_->{d}{kernel_read_into} } of($data, $design,
-			qw(memcg_reclaim memcg_limit madv_pageout global_pressure write_after_mark
-			   read_after_mark fork_cow thp mremap mprotect)) or next;
-		$md .= "- " . title($design) . ": read(2) into it: " . tally('kernel_read_into', @xs) .
-			'; write(2) from it: ' . tally('kernel_write_from', @xs) . ' (' . scalar(@xs) . " runs).\n";
-	}
-	return length $md ? "$md\n" : '';
+	return per_design($data, sub {
+		my @xs = grep { defined $_->{d}{kernel_read_into} }
+			of($data, $_[0], grep { $_ ne 'mlock_after_mark' } @PRESSURE_SCN) or return;
+		': read(2) into it: ' . tally('kernel_read_into', @xs) . '; write(2) from it: ' .
+			tally('kernel_write_from', @xs) . ' (' . scalar(@xs) . ' runs).';
+	});
 }
 
 our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
@@ -444,57 +397,40 @@ sub swapless_totals {
 sub swapless_table {
 	my ($data) = @_;
 	my @runs = swapless_runs($data) or return '';
-	my $md = "Pages lost / marked, no swap device active (the `swapless` variant has `CONFIG_SWAP=n`).\n\n" .
-		"| variant / mode | design | " . join(' | ', @SWAPLESS_SCN) . " |\n|---|---|" . ('---|' x @SWAPLESS_SCN) . "\n";
-	for my $r (@runs) {
-		for my $design (grep { $r->[1]{$_} } columns($data)) {
-			$md .= "| $r->[0] | " . title($design) . ' | ' . join(' | ', map {
-				my $d = $r->[1]{$design}{$_};
-				$d ? "$d->{pages_discarded}/$d->{pages_marked}" : '-';
-			} @SWAPLESS_SCN) . " |\n";
-		}
-	}
-	return "$md\n";
+	return "Pages lost / marked, no swap device active (the `swapless` variant has `CONFIG_SWAP=n`).\n\n" .
+		md_table(['variant / mode', 'design', @SWAPLESS_SCN], map { my $r = $_; map { my $design = $_;
+			[$r->[0], title($design), map { my $d = $r->[1]{$design}{$_}; $d ? "$d->{pages_discarded}/$d->{pages_marked}" : '-' }
+			 @SWAPLESS_SCN] } grep { $r->[1]{$_} } columns($data) } @runs) . "\n";
 }
 
 sub q_swapless {
 	my ($data) = @_;
 	my $tot = swapless_totals($data);
 	return '' unless %$tot;
-	my $md = "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
-		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n";
-	for my $design (columns($data)) {
-		my $t = $tot->{$design} or next;
-		$md .= "- " . title($design) . ": pages were discarded without swap in " . ($t->{purging} // 0) .
-			" of $t->{runs} pressure runs.\n";
-	}
-	return "$md\n";
+	return "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
+		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n" .
+		per_design($data, sub { my $t = $tot->{$_[0]} or return;
+			': pages were discarded without swap in ' . ($t->{purging} // 0) . " of $t->{runs} pressure runs." });
 }
 
 sub q_cost {
 	my ($data, $m) = @_;
-	my $md = '';
-	for my $design (columns($data)) {
-		my @np = of($data, $design, 'no_pressure') or next;
-		my $chunk = $np[0]{d}{chunk_kb} // '?';
-		$md .= "- " . title($design) . ", in calls of $chunk KiB: mark " .
+	my $md = per_design($data, sub {
+		my @np = of($data, $_[0], 'no_pressure') or return;
+		', in calls of ' . ($np[0]{d}{chunk_kb} // '?') . ' KiB: mark ' .
 			range_str(\&us, map { $_->{d}{ns_mark_per_mib} } @np) . ' per MiB (' .
 			range_str(\&us, map { $_->{d}{ns_mark_per_call} } @np) . ' per call); read while marked ' .
 			range_str(\&us, map { $_->{d}{ns_read_per_mib} } @np) . ' per MiB; take back ' .
-			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' .
-			design($design)->{taken_back_by} . ").\n";
-	}
-	for my $design (columns($data)) {
-		my @c = of($data, $design, 'image_cache') or next;
+			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' . design($_[0])->{taken_back_by} . ').';
+	}) . per_design($data, sub {
+		my @c = of($data, $_[0], 'image_cache') or return;
 		# (Its one marking call is below the guest clock's tick: not shown.)
-		$md .= "- " . title($design) . ", image cache of " . marked_kb(@c) . ": taking every object back, " .
-			'checking it and regenerating the lost ones ' .
-			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . ".\n";
-	}
-	$md .= "\n_Measured under " . uc($m->{accelerator} // '?') .
-		(($m->{accelerator} // '') eq 'tcg' ? ': absolute times are those of an emulator; compare the two designs within a row, not with real hardware' : '') .
-		"._\n" if length $md;
-	return length $md ? "$md\n" : '';
+		', image cache of ' . marked_kb(@c) . ': taking every object back, checking it and regenerating the lost ones ' .
+			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . '.';
+	});
+	return length $md ? "$md\n_Measured under " . uc($m->{accelerator} // '?') . (($m->{accelerator} // '') eq 'tcg'
+		? ': absolute times are those of an emulator; compare the two designs within a row, not with real hardware' : '') .
+		"._\n" : '';
 }
 
 # The whole run's safety figures: { runs, lost_nonvolatile_bytes,
@@ -630,7 +566,7 @@ sub section {
 		my $details = __PACKAGE__->can("q_$key");
 		$md .= '### ' . question_heading(++$n, $title) . "\n\n$question\n\n";
 		my $body = $details->(\@data, $matrix);
-		$md .= length $body ? $body : "_${NOT_MEASURED}._\n\n";
+		$md .= length $body ? "$body\n" : "_${NOT_MEASURED}._\n\n";
 	}
 	return $md;
 }
