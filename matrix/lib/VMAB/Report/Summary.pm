@@ -1,13 +1,9 @@
 package VMAB::Report::Summary;
-# The report's first screen (what a reader wants first): what each design gives a user, the
-# headline figures with one plot, and the questions of 2014 answered in a
-# line each.  The semantics are the designs' documented behaviour
-# (Documentation/userspace-api/vrange.rst in patches/vrange/ and docs/man/vrange.2, the
-# README of patches/madv-free/, 6.1's madvise(2), 6.11's mmap(2) for
-# MAP_DROPPABLE); every number comes from matrix.json through the goals
-# (VMAB::Report::Goals), which the benchmark section formats too; a figure
-# the run does not have says so.  One column a design (VMAB::Designs,
-# VMAB::Report::Data::columns).  Nothing here catches an error.
+# The report's first screen: what each design gives a user (its documented
+# promises, VMAB::Designs, beside what this run saw), the questions of 2014
+# answered in a line each, and the headline figures with one plot; every
+# number comes from matrix.json through VMAB::Report::Goals, which the
+# benchmark section formats too.  One column a design.
 #   semantics($matrix)  -> ({ aspect, DESIGN => promise, and either
 #                             DESIGN_measured, or question: the answer
 #                             that has its figures }, ...)
@@ -23,7 +19,7 @@ use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Report::Scenarios;
 use VMAB::Report::Bench;
 use VMAB::Report::Plot qw(bars_svg);
-use VMAB::Report::Html;
+use VMAB::Report::Html qw(md_table esc_cell slug);
 
 # What the user is promised: [aspect, the key of each design's promise in
 # VMAB::Designs, measure].  The measure is a sub that returns what this run saw of it for
@@ -67,12 +63,17 @@ sub semantics {
 
 sub pct { my ($x) = @_; return defined $x ? sprintf('%.0f%%', 100 * $x) : '?' }
 
+# "FIGURE (median of n runs); at least|within THRESHOLD in k of n" of a goal.
+sub of_runs {
+	my ($figure, $g, $bound, $k) = @_;
+	return sprintf('%s (median of %d runs); %s in %d of %d', $figure, $g->{n}, $bound, $k, $g->{n});
+}
+
 # Marked pages that reclaim of exactly the marked size took, swap on (SPEC 9).
 sub first_taken {
 	my ($data, $design) = @_;
 	my $g = VMAB::Report::Goals::first_pass($data, $design) or return $NOT_MEASURED;
-	return sprintf('%s (median of %d runs); at least %s in %d of %d', pct($g->{share}), $g->{n},
-		pct($g->{threshold}), $g->{met}, $g->{n});
+	return of_runs(pct($g->{share}), $g, 'at least ' . pct($g->{threshold}), $g->{met});
 }
 
 sub cache_figure {
@@ -89,8 +90,7 @@ sub cache_figure {
 sub keep_share {
 	my ($m, $design) = @_;
 	my $g = VMAB::Report::Goals::keep_shares($m, $design) or return undef;
-	return sprintf('%s of keep (median of %d runs); at least %s in %d of %d', pct($g->{share}), $g->{n},
-		pct($g->{threshold}), $g->{met}, $g->{n});
+	return of_runs(pct($g->{share}) . ' of keep', $g, 'at least ' . pct($g->{threshold}), $g->{met});
 }
 
 # Allocator churn against keep (never giving memory back), same boot and
@@ -106,8 +106,8 @@ sub churn_vs_keep {
 sub oom_vs_none {
 	my ($m, $design) = @_;
 	my $g = VMAB::Report::Goals::oom_vs_none($m, $design) or return $NOT_MEASURED;
-	return sprintf('%.2fx the time with nothing marked (median of %d runs); within %.2fx in %d of %d',
-		$g->{ratio}, $g->{n}, $g->{threshold}, $g->{within}, $g->{n});
+	return of_runs(sprintf('%.2fx the time with nothing marked', $g->{ratio}), $g, sprintf('within %.2fx', $g->{threshold}),
+		$g->{within});
 }
 
 # How one design's operation grows from the smallest range size to the
@@ -179,15 +179,6 @@ sub lost_share {
 	return @rows;
 }
 
-sub esc_cell { my ($s) = @_; $s =~ s/\|/\\|/g; return $s }
-
-# "| | A: vrange | B: MADV_FREE |\n|---|---|---|\n" with a first heading.
-sub table_head {
-	my ($first, @cols) = @_;
-	return '| ' . (length $first ? "$first " : '') . '| ' . join(' | ', map { title($_) } @cols) . " |\n" .
-		'|---' x (1 + @cols) . "|\n";
-}
-
 # The designs of VMAB::Designs that this run has no figures of: said once.
 sub unmeasured_note {
 	my ($m) = @_;
@@ -203,15 +194,11 @@ sub section {
 	my ($m, $dir, $an) = @_;
 	my @data = all_data($m);
 	my @cols = columns($m);
-	my $md = "### What each design gives a user\n\n" . table_head('', @cols);
-	for my $r (semantics($m)) {
-		my @c = map {
-			my $x = esc_cell($r->{$_});
-			defined $r->{question} ? "$x (figures: $r->{question} below)"
-				: "$x. Seen: " . esc_cell($r->{"${_}_measured"});
-		} @cols;
-		$md .= "| **$r->{aspect}** | " . join(' | ', @c) . " |\n";
-	}
+	# (The corner of the first table is empty: "| |", not "|  |".)
+	my $md = "### What each design gives a user\n\n" . (md_table(['', map { title($_) } @cols], map { my $r = $_;
+		["**$r->{aspect}**", map { my $x = esc_cell($r->{$_}); defined $r->{question}
+			? "$x (figures: $r->{question} below)" : "$x. Seen: " . esc_cell($r->{"${_}_measured"}) } @cols] }
+		semantics($m)) =~ s/^\|  \|/| |/r);
 	$md .= "\nThe promises are the designs' documentation in this repository (`patches/vrange/` " .
 		"Documentation/userspace-api/vrange.rst, `docs/man/vrange.2`, `patches/madv-free/README`); " .
 		"every figure is this run's, from the scenario tests (`suite/scenario_test.c`) and the benchmarks.\n\n";
@@ -219,15 +206,14 @@ sub section {
 
 	$md .= "### The questions of 2014, answered by this run\n\n";
 	for my $q (VMAB::Report::Scenarios::answers($m)) {
-		my $anchor = VMAB::Report::Html::slug(VMAB::Report::Scenarios::question_heading($q->{n}, $q->{title}));
+		my $anchor = slug(VMAB::Report::Scenarios::question_heading($q->{n}, $q->{title}));
 		$md .= "$q->{n}. **$q->{title}.** $q->{question} " .
 			join(' ', map { design($_)->{letter} . ": $q->{$_}." } @cols) . " ([evidence](#$anchor))\n";
 	}
 	$md .= "\n### Headline figures\n\n";
 	$md .= @data ? VMAB::Report::Scenarios::headline(\@data) : "_No scenario figures in this run._\n\n";
-	$md .= table_head('figure', @cols);
-	$md .= "| $_->{figure} | " . join(' | ', map { esc_cell($_) } @$_{@cols}) . " |\n" for figures($m, $an);
-	$md .= "\n";
+	$md .= md_table(['figure', map { title($_) } @cols], map { [$_->{figure}, map { esc_cell($_) } @$_{@cols}] }
+		figures($m, $an)) . "\n";
 	my @share = lost_share($m);
 	if (@share) {
 		my $svg = bars_svg($dir, 'summary-lost-share', {
