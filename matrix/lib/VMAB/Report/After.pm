@@ -10,6 +10,7 @@ package VMAB::Report::After;
 use strict;
 use warnings;
 use VMAB::Designs qw(design measured_designs);
+use VMAB::Report::Html qw(md_table esc_cell);
 
 sub kernel_commit {
 	my ($id, $title) = @_;
@@ -52,8 +53,8 @@ our @DESIGNS = (
 	  marks => 'page ranges, each offer with a priority `VmOfferPriorityVeryLow`, `Low`, `BelowNormal` or `Normal`',
 	  loss => 'offered pages are inaccessible until reclaimed; `ReclaimVirtualMemory` returns `ERROR_BUSY` if they were discarded (contents undefined), `ERROR_SUCCESS` if intact',
 	  order => 'lower priorities are usually discarded first; offered pages leave the working set and are never written to the paging file',
-	  source => [['OfferVirtualMemory', 'https://learn.microsoft.com/en-us/windows/win32/api/memoryapi/nf-memoryapi-offervirtualmemory'],
-		     ['ReclaimVirtualMemory', 'https://learn.microsoft.com/en-us/windows/win32/api/memoryapi/nf-memoryapi-reclaimvirtualmemory']] },
+	  source => [map { [$_, 'https://learn.microsoft.com/en-us/windows/win32/api/memoryapi/nf-memoryapi-' . lc] }
+		     qw(OfferVirtualMemory ReclaimVirtualMemory)] },
 	{ name => 'Android ashmem pin/unpin',
 	  since => 'Android (2008); removed from mainline staging in Linux 5.18',
 	  marks => 'ranges of a shared-memory (shmem) region: `ASHMEM_UNPIN` makes them purgeable, `ASHMEM_PIN` takes them back',
@@ -64,8 +65,6 @@ our @DESIGNS = (
 
 sub designs { return @DESIGNS }
 
-sub cell { my ($s) = @_; $s =~ s/\|/\\|/g; return $s }
-
 sub section {
 	my ($m) = @_;
 	my %measured = map { $_ => 1 } measured_designs($m // {});
@@ -75,18 +74,11 @@ sub section {
 		join(', ', map { "[$_->[0]]($_->[1])" } @{$_->{source}}) . ").\n\n" } @here);
 	$md .= (@here ? 'The rest are cited' : 'Cited') . ", not implemented here. Design A's `VRANGE_QUERY`, which v11 lacked, has its " .
 		"counterparts in Darwin's `VM_PURGABLE_GET_STATE` and ashmem's `ASHMEM_GET_PIN_STATUS`.\n\n";
-	$md .= "| design | since | what is marked | how loss is signalled | what reclaim takes first | sources |\n" .
-		"|---|---|---|---|---|---|\n";
-	my @sources;
-	for my $d (grep { !($_->{measured_as} && $measured{$_->{measured_as}}) } @DESIGNS) {
-		my @n;
-		for my $s (@{$d->{source}}) {
-			push @sources, $s;
-			push @n, scalar @sources;
-		}
-		$md .= '| ' . join(' | ', map { cell($d->{$_}) } qw(name since marks loss order)) . ' | ' .
-			join(', ', map { "[$_]" } @n) . " |\n";
-	}
+	my @sources;	# numbered in the order the rows cite them
+	$md .= md_table(['design', 'since', 'what is marked', 'how loss is signalled', 'what reclaim takes first', 'sources'],
+		map { my $d = $_; [(map { esc_cell($d->{$_}) } qw(name since marks loss order)),
+				   join(', ', map { push @sources, $_; '[' . @sources . ']' } @{$d->{source}})] }
+		grep { !($_->{measured_as} && $measured{$_->{measured_as}}) } @DESIGNS);
 	$md .= "\nSources:\n\n";
 	$md .= join('', map { ($_ + 1) . ". [$sources[$_][0]]($sources[$_][1])\n" } 0 .. $#sources);
 	return "$md\n";
