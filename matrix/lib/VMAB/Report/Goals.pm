@@ -3,10 +3,10 @@ package VMAB::Report::Goals;
 # as plain structures (its figure, threshold, verdict and the cells it
 # came from) that the summary and the benchmark section both format, and
 # the one table of the thresholds.  Nothing here formats text.
-#   analyse($m) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with
-#       its mark and unmark goal], oom => [oom_rows] }: what the report
-#       computes once and hands to the summary and the benchmark section;
-#       keep_shares, op_growth and oom_vs_none take it (or the matrix)
+#   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps =>
+#       [mark_sweeps, each with its mark and unmark goal], oom => [oom_rows],
+#       host => host_vs_guest }; keep_shares, op_growth and oom_vs_none take
+#       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
 #   churn_rows($m) -> ({ variant, mode, threads, by => {design => datum},
@@ -103,8 +103,6 @@ sub churn_rows {
 			for my $th (sort { $a <=> $b } keys %by) {
 				my $b = $by{$th};
 				my $dn = ($b->{dontneed} // {})->{records_per_s};
-				# The program's per-round medians where it gave them,
-				# else the ratio of the medians.
 				my %r = map { $_ => ($b->{$_} // {})->{ratio_to_dontneed}
 					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } with_seen(\@CHURN_DESIGNS, keys %$b);
 				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
@@ -119,7 +117,6 @@ sub churn_rows {
 	return @rows;
 }
 
-# analyse($m[, $host_bench]): the host's figures beside the guests' too.
 sub analyse {
 	my ($m, $hb) = @_;
 	my @sweeps = mark_sweeps($m);
@@ -175,12 +172,10 @@ sub growth {
 	return (ratio($s->{$sz[-1]}{ns_median}, $s->{$sz[0]}{ns_median}), $sz[0], $sz[-1], $s->{$sz[-1]});
 }
 
-sub growth_between {
-	my ($t, $design, $op, $lo, $hi) = @_;
-	my $s = $t->{$design}{$op} or return;
-	return unless $s->{$lo} && $s->{$hi};
-	return ratio($s->{$hi}{ns_median}, $s->{$lo}{ns_median});
-}
+# A growth divided by the control's (undef: no control growth); within
+# the flat threshold as it is or so divided.
+sub adjust { my ($g, $gc) = @_; return defined $gc && $gc > 0 ? $g / $gc : undef }
+sub flat_enough { my ($g, $adj) = @_; return $g <= $THRESHOLD{flat} || (defined $adj && $adj <= $THRESHOLD{flat}) }
 
 # growth(), and the same divided by the getppid() control's growth over the
 # same sizes (undef where the control lacks them): ($g, $lo, $hi, $adjusted).
@@ -188,8 +183,8 @@ sub growth_vs_control {
 	my ($t, $design, $op) = @_;
 	my ($g, $lo, $hi) = growth($t, $design, $op);
 	return unless defined $g;
-	my $gc = growth_between($t, 'vrange', 'getppid', $lo, $hi);
-	return ($g, $lo, $hi, defined $gc && $gc > 0 ? $g / $gc : undef);
+	my $c = $t->{vrange}{getppid} // {};
+	return ($g, $lo, $hi, adjust($g, $c->{$lo} && $c->{$hi} ? ratio($c->{$hi}{ns_median}, $c->{$lo}{ns_median}) : undef));
 }
 
 # vrange(VOLATILE): flat as a ratio to a null system call at the same point
@@ -199,10 +194,8 @@ sub mark_goal {
 	my ($g, $lo, $hi, $big) = growth($s->{t}, 'vrange', 'volatile');
 	return undef unless defined $g;
 	my ($gc) = growth($s->{t}, 'vrange', 'getppid');
-	my $f = $THRESHOLD{flat};
 	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $g, lo => $lo, hi => $hi, big => $big,
-		 control => $gc, threshold => $f, flat => $g <= $f,
-		 met => $g <= $f || (defined $gc && $gc > 0 && $g / $gc <= $f) };
+		 control => $gc, threshold => $THRESHOLD{flat}, flat => $g <= $THRESHOLD{flat}, met => flat_enough($g, adjust($g, $gc)) };
 }
 
 # vrange(NONVOLATILE) with nothing purged, and after a purge of the range.
@@ -212,13 +205,12 @@ sub unmark_goal {
 	my ($gn, $lo, $hi) = growth($t, 'vrange', 'nonvolatile');
 	return undef unless defined $gn;
 	my ($gc) = growth($t, 'vrange', 'getppid');
-	my $f = $THRESHOLD{flat};
-	my $adj = defined $gc && $gc > 0 ? $gn / $gc : undef;
-	my $met = $gn <= $f || (defined $adj && $adj <= $f);
+	my $adj = adjust($gn, $gc);
+	my $met = flat_enough($gn, $adj);
 	my ($ga, $alo, $ahi, $aadj) = growth_vs_control($t, 'vrange', 'nonvolatile_after_purge');
-	$met &&= $ga <= $f || (defined $aadj && $aadj <= $f) if defined $ga;
+	$met &&= flat_enough($ga, $aadj) if defined $ga;
 	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $gn, control => $gc, adjusted => $adj,
-		 lo => $lo, hi => $hi, met => $met, threshold => $f,
+		 lo => $lo, hi => $hi, met => $met, threshold => $THRESHOLD{flat},
 		 after => $ga, after_adjusted => $aadj, after_lo => $alo, after_hi => $ahi };
 }
 
