@@ -1,16 +1,13 @@
 package VMAB::Report::Scenarios;
-# The report's scenario figures (issues 5 and 18), from matrix.json alone:
+# The report's scenario figures: suite/scenario_test.c's "# @data" records
+# (kind "scenario") and the pass/skip/fail of the same tests, one column a
+# design (VMAB::Designs); headings from level 3 down.
 #   answers($matrix): the 2014 reviewers' questions, each answered in one
-#       line per design from this run's data (the summary shows them);
+#       line per design (the summary shows them);
 #   section($matrix, $dir): the evidence behind each answer;
-#   appendix($matrix): scenario by scenario, what design A (vrange) and
-#       design B (MADV_FREE) did, one row per variant and run-time mode,
-#       and the per-run accounting and swapless tables.
-# The figures come from suite/scenario_test.c's "# @data" lines (kind
-# "scenario"), stored at variants.V.modes.MODE.data[]; the pass/skip/fail
-# of the same tests from variants.V.modes.MODE.tests.  all_data($matrix)
-# lists them for other sections (VMAB::Report::Data).  One column a design
-# (VMAB::Designs).  Headings are from level 3 down.
+#   appendix($matrix): scenario by scenario what each design did, one row
+#       per variant and run-time mode, and the per-run accounting and
+#       swapless tables.
 use strict;
 use warnings;
 use List::Util qw(sum pairs);
@@ -111,16 +108,11 @@ sub cell {
 	return join('; ', @p);
 }
 
-# The pass/skip/fail of the scenario's test for a design, or undef.
-sub test_result {
-	my ($m, $v, $mode, $design, $scn) = @_;
-	return mode_tests($m->{variants}{$v} // {}, $mode)->{"$PROG/scn.$design.$scn"};
-}
-
+# A cell with its test's failure or skip (the test: scenario_test/scn.DESIGN.SCENARIO).
 sub design_cell {
 	my ($m, $v, $mode, $design, $sc, $d) = @_;
 	my ($name, undef, $extra, $style) = @$sc;
-	my $t = test_result($m, $v, $mode, $design, $name);
+	my $t = mode_tests($m->{variants}{$v} // {}, $mode)->{"$PROG/scn.$design.$name"};
 	my $res = $t ? $t->{result} : undef;
 	if ($d) {
 		my $c = cell($d, $extra, $style);
@@ -157,45 +149,27 @@ sub scenario_tables {
 		sort grep { !$known{$_} } keys %by;
 	for my $sc (@SCENARIOS, @extra_sc) {
 		my ($name, $what) = @$sc;
-		my (@lines, @none);
+		my (@rows, %none, @none);	# [variant, [modes], cells]; variant -> [modes] without figures
 		for my $key (@row_order) {
 			my ($v, $mode) = split /\0/, $key;
 			my @d = map { $by{$name}{$key}{$_} } @cols;
 			my @c = map { design_cell($m, $v, $mode, $cols[$_], $sc, $d[$_]) } 0 .. $#cols;
 			if (!grep({ $_ } @d) && !grep({ /FAIL/ } @c)) {
-				push @none, "$v/$mode";
-				next;
-			}
-			# Modes of one variant that saw the same thing share a row.
-			my $cells = join(' | ', @c);
-			if (@lines && $lines[-1][0] eq $v && $lines[-1][2] eq $cells) {
-				push @{$lines[-1][1]}, $mode;
+				push @none, $v unless $none{$v};
+				push @{$none{$v}}, $mode;
+			} elsif (@rows && $rows[-1][0] eq $v && join(" | ", @{$rows[-1][2]}) eq join(" | ", @c)) {
+				push @{$rows[-1][1]}, $mode;	# modes of one variant that saw the same share a row
 			} else {
-				push @lines, [$v, [$mode], $cells];
+				push @rows, [$v, [$mode], \@c];
 			}
 		}
-		@lines = map { "| $_->[0] / " . join(', ', @{$_->[1]}) . " | $_->[2] |" } @lines;
 		$md .= "#### `$name`\n\n$what\n\n";
-		if (@lines) {
-			$md .= "| variant / mode | " . join(' | ', map { title($_) } @cols) . " |\n";
-			$md .= '|---' x (1 + @cols) . "|\n" . join("\n", @lines) . "\n\n";
-		}
-		$md .= 'No figures from ' . compress_rows(@none) . " (the scenario was skipped or did not run there).\n\n"
-			if @none;
+		$md .= md_table(['variant / mode', map { title($_) } @cols],
+			map { ["$_->[0] / " . join(', ', @{$_->[1]}), @{$_->[2]}] } @rows) . "\n" if @rows;
+		$md .= 'No figures from ' . join('; ', map { "$_ (" . join(', ', @{$none{$_}}) . ')' } @none) .
+			" (the scenario was skipped or did not run there).\n\n" if @none;
 	}
 	return $md;
-}
-
-# "both/swap-classic, both/swap-mglru" -> "both (swap-classic, swap-mglru)"
-sub compress_rows {
-	my (@rows) = @_;
-	my (%modes, @vs);
-	for my $r (@rows) {
-		my ($v, $mode) = split m{/}, $r, 2;
-		push @vs, $v unless $modes{$v};
-		push @{$modes{$v}}, $mode;
-	}
-	return join('; ', map { "$_ (" . join(', ', @{$modes{$_}}) . ')' } @vs);
 }
 
 # --- (b) the reviewers' questions --------------------------------------
