@@ -63,6 +63,8 @@ sub spread {
 
 sub fmt_x { my ($r) = @_; return defined $r ? sprintf('%.2fx', $r) : '-' }
 sub fmt_n { my ($n) = @_; return defined $n ? sprintf($n >= 100 ? '%.0f' : '%.1f', $n) : '-' }
+# "1.23x at 1 GiB vs 4 KiB": a growth between two range sizes.
+sub at_vs { my ($g, $hi, $lo) = @_; return fmt_x($g) . ' at ' . size_name($hi) . ' vs ' . size_name($lo) }
 sub met { my ($ok) = @_; return $ok ? 'met' : '**missed**' }
 sub bold { my ($n) = @_; return $n ? "**$n**" : $n // '-' }
 sub plural { my ($n, $word) = @_; return "$n $word" . ($n == 1 ? '' : 's') }
@@ -184,15 +186,14 @@ sub mark_verdict {
 	my @lines;
 	for my $c (grep { !$_->[3] } @MARK_COLS) {
 		my ($g, $lo, $hi) = growth($t, $c->[0], $c->[1]);
-		push @lines, sprintf('%s: %s at %s vs %s', $c->[2], fmt_x($g), size_name($hi), size_name($lo))
-			if defined $g;
+		push @lines, "$c->[2]: " . at_vs($g, $hi, $lo) if defined $g;
 	}
 	my $md = @lines ? 'Growth from the smallest to the largest size: ' . join('; ', @lines) . ".\n\n" : '';
 	my $x = $sw->{mark} or return $md;
 	my ($g, $lo, $hi, $gc) = @$x{qw(ratio lo hi control)};
 	if ($x->{flat}) {
-		$md .= sprintf("Goal met in %s: vrange(VOLATILE) is flat in size (%s at %s vs %s, within %dx).\n\n",
-			$v, fmt_x($g), size_name($hi), size_name($lo), $x->{threshold});
+		$md .= sprintf("Goal met in %s: vrange(VOLATILE) is flat in size (%s, within %dx).\n\n", $v, at_vs($g, $hi, $lo),
+			$x->{threshold});
 	} else {
 		my $k = log($g) / log($hi / $lo);
 		my ($gm) = growth($t, 'madv_free', 'madv_free');
@@ -336,17 +337,9 @@ sub discardable_host {
 
 # A discard counter: /proc/vmstat's delta, else the memory cgroup's own
 # (memory.stat has events even without CONFIG_VM_EVENT_COUNTERS).
-sub counter {
-	my ($x, $name) = @_;
-	return $x->{$name} // $x->{"memcg_$name"} // '-';
-}
-
-sub swap_out {
-	my ($x) = @_;
-	return "$x->{pswpout} pages" if defined $x->{pswpout};
-	return "peak $x->{swap_peak_kb} kB" if defined $x->{swap_peak_kb};
-	return '-';
-}
+sub counter { my ($x, $name) = @_; return $x->{$name} // $x->{"memcg_$name"} // '-' }
+sub swap_out { my ($x) = @_; return defined $x->{pswpout} ? "$x->{pswpout} pages"
+	: defined $x->{swap_peak_kb} ? "peak $x->{swap_peak_kb} kB" : '-' }
 
 sub pressure_section {
 	my ($press, $dir, @designs) = @_;
@@ -469,13 +462,11 @@ sub goals_summary {
 				100 * $x->{control}) : '');
 	}
 	for my $x (grep { defined } map { $_->{unmark} } @$sweeps) {
-		push @l, sprintf('- vrange(NONVOLATILE) with nothing purged, %s %s: %s at %s vs %s%s%s ' .
-			'(goal within %dx as a ratio to the null call: %s).',
-			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
+		push @l, sprintf('- vrange(NONVOLATILE) with nothing purged, %s %s: %s%s%s ' .
+			'(goal within %dx as a ratio to the null call: %s).', $x->{variant}, $x->{mode}, at_vs(@$x{qw(ratio hi lo)}),
 			defined $x->{adjusted} ? sprintf(', %s divided by the getppid() control', fmt_x($x->{adjusted})) : '',
-			defined $x->{after} ? sprintf('; after a purge of the range, %s at %s vs %s%s', fmt_x($x->{after}),
-				size_name($x->{after_hi}), size_name($x->{after_lo}), defined $x->{after_adjusted}
-				? sprintf(', %s divided by the control', fmt_x($x->{after_adjusted})) : '') : '',
+			defined $x->{after} ? '; after a purge of the range, ' . at_vs(@$x{qw(after after_hi after_lo)}) .
+				(defined $x->{after_adjusted} ? sprintf(', %s divided by the control', fmt_x($x->{after_adjusted})) : '') : '',
 			$flat, met($x->{met}));
 	}
 	for my $x (grep { $_->{design} ne 'none' && defined $_->{ratio} } @$oom) {
@@ -485,10 +476,8 @@ sub goals_summary {
 			fmt_x($x->{ratio}), $x->{scan} // '-', $ot, met($x->{met}));
 	}
 	for my $x (grep { defined } map { $_->{mark} } @$sweeps) {
-		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s at %s vs %s (goal flat, within %dx ' .
-			'as a ratio to the null call: %s).',
-			$x->{variant}, $x->{mode}, fmt_x($x->{ratio}), size_name($x->{hi}), size_name($x->{lo}),
-			$flat, met($x->{met}));
+		push @l, sprintf('- vrange(VOLATILE) mark cost, %s %s: %s (goal flat, within %dx as a ratio to the null call: %s).',
+			$x->{variant}, $x->{mode}, at_vs(@$x{qw(ratio hi lo)}), $flat, met($x->{met}));
 		$l[-1] .= sprintf(' A getppid() timed at the same point grows %s over the same sizes%s.',
 			fmt_x($x->{control}), $x->{control} >= $x->{ratio}
 				? ': the growth is the emulated system call, not marking (see the mark section)' : '')

@@ -117,10 +117,9 @@ sub host_matrix {
 	return { variants => { host => { modes => { host => { data => $h->{data} } } } } };
 }
 
-sub median {
-	my @v = sort { $a <=> $b } grep { defined && /^-?[\d.]+$/ } @_;
-	return @v ? $v[int($#v / 2)] : undef;
-}
+# The numbers among the values, sorted; their median (undef: none).
+sub numbers { return sort { $a <=> $b } grep { defined && /^-?[\d.]+$/ } @_ }
+sub median { my @v = numbers(@_); return @v ? $v[int($#v / 2)] : undef }
 
 # Counts of the values a key took, "sigbus ×12, zero ×3".
 sub tally {
@@ -132,9 +131,8 @@ sub tally {
 
 sub range_str {
 	my ($fmt, @v) = @_;
-	@v = sort { $a <=> $b } grep { defined && /^-?[\d.]+$/ } @v;
-	return 'no figures' unless @v;
-	my $med = $v[int($#v / 2)];
+	@v = numbers(@v) or return 'no figures';
+	my $med = median(@v);
 	return $fmt->($med) if $v[0] == $v[-1];
 	return sprintf('%s (median; %s to %s, %d runs)', $fmt->($med),
 		$fmt->($v[0]), $fmt->($v[-1]), scalar @v);
