@@ -46,6 +46,13 @@ sub run {
 	return "$name.svg";
 }
 
+# The plot command: a series per data column after the first, "using" $using->(its index).
+sub plot {
+	my ($dir, $name, $titles, $using) = @_;
+	my $file = gq("$dir/$name.dat");
+	return 'plot ' . join(", \\\n\t", map { "$file using " . $using->($_) . ' title ' . gq($titles->[$_]) } 0 .. $#$titles) . "\n";
+}
+
 sub lines_svg {
 	my ($dir, $name, $o, $titles, $rows) = @_;
 	my $s = '';
@@ -54,10 +61,7 @@ sub lines_svg {
 	$s .= "set logscale x 2\nset format x '%.0b%BB'\nset xtics rotate by -45\n" if $o->{logx};
 	$s .= "set key below horizontal maxcols 3\n";
 	$s .= "set logscale y 10\n" if $o->{logy};
-	my $file = gq("$dir/$name.dat");
-	$s .= 'plot ' . join(", \\\n\t", map {
-		"$file using 1:" . ($_ + 2) . " with linespoints title " . gq($titles->[$_])
-	} 0 .. $#$titles) . "\n";
+	$s .= plot($dir, $name, $titles, sub { '1:' . ($_[0] + 2) . ' with linespoints' });
 	return run($dir, $name, $s, $rows);
 }
 
@@ -69,10 +73,7 @@ sub bars_svg {
 	$s .= "set ylabel " . gq($o->{ylabel} // '') . "\n";
 	$s .= "set arrow from graph 0, first $o->{hline} to graph 1, first $o->{hline} nohead dt 2\n"
 		if defined $o->{hline};
-	my $file = gq("$dir/$name.dat");
-	$s .= 'plot ' . join(", \\\n\t", map {
-		"$file using " . ($_ + 2) . ($_ == 0 ? ':xtic(1)' : '') . " title " . gq($titles->[$_])
-	} 0 .. $#$titles) . "\n";
+	$s .= plot($dir, $name, $titles, sub { ($_[0] + 2) . ($_[0] == 0 ? ':xtic(1)' : '') });
 	return run($dir, $name, $s, $rows, $o->{size});
 }
 

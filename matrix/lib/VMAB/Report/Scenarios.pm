@@ -505,20 +505,19 @@ our @QUESTIONS = (
 # The heading each question's evidence has (the summary links to it).
 sub question_heading { my ($n, $title) = @_; return "Question $n: $title" }
 
+# ({ n, key, title, question }, ...), numbered from 1
+sub questions {
+	my $n = 0;
+	return map { my ($key, $title, $question) = @$_; { n => ++$n, key => $key, title => $title, question => $question } } @QUESTIONS;
+}
+
 # One answer per question, from this run's figures:
 # ({ n, key, title, question, vrange, madv_free }, ...)
 sub answers {
 	my ($m) = @_;
 	my @data = all_data($m);
-	my @out;
-	my $n = 0;
-	for my $q (@QUESTIONS) {
-		my ($key, $title, $question) = @$q;
-		my $answer = __PACKAGE__->can("a_$key");
-		push @out, { n => ++$n, key => $key, title => $title, question => $question,
-			     map { $_ => $answer->(\@data, $_) } columns($m) };
-	}
-	return @out;
+	return map { my $q = $_; my $answer = __PACKAGE__->can("a_$q->{key}");
+		     +{ %$q, map { $_ => $answer->(\@data, $_) } columns($m) } } questions();
 }
 
 # The evidence: what the scenarios are, then each question's figures.
@@ -534,13 +533,10 @@ sub section {
 	$md .= "_No scenario figures in this run (suite/scenario_test did not run or printed no `# \@data` lines)._\n\n"
 		unless @data;
 	# Every question has its heading, figures or not: the summary links to it.
-	my $n = 0;
-	for my $q (@QUESTIONS) {
-		my ($key, $title, $question) = @$q;
-		my $details = __PACKAGE__->can("q_$key");
-		$md .= '### ' . question_heading(++$n, $title) . "\n\n$question\n\n";
-		my $body = $details->(\@data, $matrix);
-		$md .= length $body ? "$body\n" : "_${NOT_MEASURED}._\n\n";
+	for my $q (questions()) {
+		my $body = __PACKAGE__->can("q_$q->{key}")->(\@data, $matrix);
+		$md .= '### ' . question_heading($q->{n}, $q->{title}) . "\n\n$q->{question}\n\n" .
+			(length $body ? "$body\n" : "_${NOT_MEASURED}._\n\n");
 	}
 	return $md;
 }
