@@ -19,14 +19,8 @@ sub md_row { my ($cells) = @_; return '| ' . join(' | ', @$cells) . " |\n" }
 sub md_table { my ($head, @rows) = @_; return md_row($head) . '|---' x @$head . "|\n" . join('', map { md_row($_) } @rows) }
 sub esc_cell { my ($s) = @_; $s =~ s/\|/\\|/g; return $s }
 
-sub esc {
-	my ($s) = @_;
-	$s =~ s/&/&amp;/g;
-	$s =~ s/</&lt;/g;
-	$s =~ s/>/&gt;/g;
-	$s =~ s/"/&quot;/g;
-	return $s;
-}
+my %ENTITY = ('&' => '&amp;', '<' => '&lt;', '>' => '&gt;', '"' => '&quot;');
+sub esc { my ($s) = @_; $s =~ s/([&<>"])/$ENTITY{$1}/g; return $s }
 
 # The anchor GitHub gives a heading (so that report.md's table of contents
 # works there too): the text without Markdown marks, lower case, anything
