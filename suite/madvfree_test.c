@@ -687,6 +687,81 @@ TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_anon_reclaim, 180)
 	memcg_destroy(&cg);
 }
 
+/*
+ * The same with global reclaim, where the review's concern lies: kswapd
+ * never scans at priority 0, so if mlocked lazily free pages kept the
+ * classic LRU's gate open (file lists only while the gauge holds 32 or
+ * more), kswapd would never swap anon out.  Free memory is made small
+ * as in scenario_test's global scenario (min_free_kbytes with the low
+ * watermark 16 MiB below MemFree); a 32 MiB hog then wakes kswapd, whose
+ * target is out of reach, and which must swap out the anon memory in use
+ * (the guest has almost no file pages) without an OOM kill.
+ */
+#define MIN_FREE	"/proc/sys/vm/min_free_kbytes"
+#define KSWAPD_SWAPPED	2048	/* pages: 8 MiB of the 64 MiB in use or hogged */
+
+VMAB_NEEDS("mlk.mlocked_lazyfree_pages_do_not_stop_kswapd", "madv_free,swap");
+TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_kswapd, 180)
+{
+	long gauge0, free_kb, pswpout0, steal0, direct0, ooms0, swapped = 0;
+	char *locked, *inuse;
+	int i, got = 0;
+	pid_t hog;
+
+	REQUIRE_B();
+	if (!vmab_mode_has_swap())
+		SKIP(return, "needs an active swap device (mode %s)",
+		     vmab_mode());
+	pin_to_cpu0();
+	locked = map_anon(LOCKED_PAGES * PAGE_SZ);
+	ASSERT_NE(MAP_FAILED, locked);
+	ASSERT_EQ(0, no_hugepage(locked, LOCKED_PAGES * PAGE_SZ));
+	fill_pages(locked, LOCKED_PAGES * PAGE_SZ, 5);
+	drain();
+	gauge0 = gauge();
+	ASSERT_EQ(0, madvise(locked, LOCKED_PAGES * PAGE_SZ, MADV_FREE));
+	drain();
+	ASSERT_EQ(gauge0 + LOCKED_PAGES, gauge());
+	ASSERT_EQ(0, mlock(locked, LOCKED_PAGES * PAGE_SZ));
+	drain();
+	ASSERT_EQ(gauge0, gauge());
+	inuse = map_anon(INUSE_LEN);
+	ASSERT_NE(MAP_FAILED, inuse);
+	ASSERT_EQ(0, no_hugepage(inuse, INUSE_LEN));
+	fill_pages(inuse, INUSE_LEN, 6);
+
+	write_file("/proc/self/oom_score_adj", "-1000");
+	free_kb = meminfo_kb("MemFree");
+	ASSERT_GT(free_kb, 64 * 1024);
+	ASSERT_EQ(0, knob_set_long(MIN_FREE, (free_kb - 16 * 1024) * 4 / 5));
+	ooms0 = vmstat_get("oom_kill");
+	pswpout0 = vmstat_get("pswpout");
+	steal0 = vmstat_get("pgsteal_kswapd");
+	direct0 = vmstat_get("pgscan_direct");
+	hog = start_hog(32UL << 20, &got);
+	/* kswapd works on its own time: up to 20 s. */
+	for (i = 0; i < 400 && swapped < KSWAPD_SWAPPED; i++) {
+		usleep(50000);
+		swapped = vmstat_get("pswpout") - pswpout0;
+	}
+	stop_hog(hog);
+	knob_restore_all();
+	TH_LOG("kswapd: %ld pages swapped out, pgsteal_kswapd +%ld, pgscan_direct +%ld, hog %s",
+	       swapped, vmstat_get("pgsteal_kswapd") - steal0,
+	       vmstat_get("pgscan_direct") - direct0,
+	       got ? "got its memory" : "died");
+	ASSERT_LT(0, hog);
+	ASSERT_EQ(1, got);
+	ASSERT_EQ(ooms0, vmstat_get("oom_kill"));
+	ASSERT_LE(KSWAPD_SWAPPED, swapped);
+	ASSERT_LT(0, vmstat_get("pgsteal_kswapd") - steal0);
+	ASSERT_EQ(-1, first_changed_page(inuse, INUSE_LEN, 6));
+	ASSERT_EQ(-1, first_changed_page(locked, LOCKED_PAGES * PAGE_SZ, 5));
+	ASSERT_EQ(0, munlock(locked, LOCKED_PAGES * PAGE_SZ));
+	munmap(locked, LOCKED_PAGES * PAGE_SZ);
+	munmap(inuse, INUSE_LEN);
+}
+
 /* pglazyfree counts pages marked, pglazyfreed pages discarded (6.1 names). */
 TEST(lazyfree_events_counted)
 {

@@ -468,55 +468,6 @@ static void reclaim_all(FIXTURE_DATA(scn) *self, char *p, size_t len, int tries)
 }
 
 /*
- * A process that writes len bytes of its own and then waits to be killed.
- * It is the OOM killer's first choice; the caller makes itself the last.
- * *got is 1 when it has all its memory, 0 when it died before.
- */
-static pid_t start_hog(size_t len, int *got)
-{
-	int fd[2];
-	char c = 0;
-	pid_t pid;
-
-	if (pipe(fd))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		char *h;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		write_file("/proc/self/oom_score_adj", "1000");
-		close(fd[0]);
-		h = map_anon(len);
-		if (h == MAP_FAILED)
-			_exit(1);	/* the parent reads EOF: *got = 0 */
-		madvise(h, len, MADV_NOHUGEPAGE);
-		if (madvise(h, len, MADV_POPULATE_WRITE)) {
-			size_t i;
-
-			for (i = 0; i < len; i += PAGE_SZ)
-				h[i] = 1;
-		}
-		if (write(fd[1], "1", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(fd[1]);
-	*got = pid > 0 && read(fd[0], &c, 1) == 1;
-	close(fd[0]);
-	return pid;
-}
-
-static void stop_hog(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-}
-
-/*
  * Wait until reclaim has taken all of [p, p + len), or some and nothing
  * more for 0.5 s, or until kswapd has given up having taken nothing; at
  * most 10 s (kswapd works on its own time, and slowly under KASAN).

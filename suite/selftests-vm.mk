@@ -15,8 +15,10 @@ CC ?= gcc
 VMST := $(KSRC)/tools/testing/selftests/vm
 # The selftests' own flags (vm/Makefile), plus -static.  The host's uapi
 # headers are 6.1's or newer, which is what the tree's Makefile would use
-# after headers_install.
-VMST_CFLAGS := -O2 -g0 -static -Wall -I$(KSRC) -I$(KSRC)/tools/testing/selftests
+# after headers_install; the tree's own come after them, for the headers
+# only the series add (<linux/vrange.h>).
+VMST_CFLAGS := -O2 -g0 -static -Wall -I$(KSRC) -I$(KSRC)/tools/testing/selftests \
+	-idirafter $(KSRC)/include/uapi
 VMST_LDLIBS := -lrt -lpthread -lm
 
 VMST_PROGS := compaction_test hugepage-mmap hugepage-mremap hugepage-vmemmap \
@@ -24,7 +26,10 @@ VMST_PROGS := compaction_test hugepage-mmap hugepage-mremap hugepage-vmemmap \
 	map_hugetlb map_populate mlock2-tests mrelease_test mremap_dontunmap \
 	mremap_test transhuge-stress va_128TBswitch virtual_address_range
 # Built with vm_util.c, as in vm/Makefile.
-VMST_UTIL := khugepaged madv_populate
+VMST_UTIL := khugepaged madv_populate vrange
+
+# The series' own selftests, where the tree has them.
+VMST_PROGS += $(notdir $(basename $(wildcard $(VMST)/vrange.c $(VMST)/lazyfree.c)))
 
 have_hdr = $(shell printf '#include <$(1)>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
 ifeq ($(call have_hdr,numa.h),y)

@@ -16,6 +16,8 @@
 #                 thp   CONFIG_TRANSPARENT_HUGEPAGE (khugepaged,
 #                       transhuge-stress: without it they fail, not skip)
 #                 ksm   CONFIG_KSM (ksm_tests fails without /sys/kernel/mm/ksm)
+#                 vrange     CONFIG_VRANGE (pgvrange_purged in /proc/vmstat)
+#                 madv_free  CONFIG_MADV_FREE (nr_lazyfree in /proc/vmstat)
 #                 the `lean` variant has neither THP nor KSM (docs/contract.md 6)
 #   overcommit=M  run with /proc/sys/vm/overcommit_memory at M, then restore
 #   failcount     the exit status counts failures (khugepaged): 4 is a
@@ -31,11 +33,13 @@
 # program that exits early on a failure (khugepaged does, in many places)
 # leaves its own (khugepaged scanning every 10 ms), and the tests after it
 # would run against those.  What had to be put back is printed.
-# (VMSELFTEST_THP_DIR, VMSELFTEST_KSM_DIR and VMSELFTEST_SWAPS stand in for
-# the sysfs folders and /proc/swaps in matrix/t/vmselftest.t.)
+# (VMSELFTEST_THP_DIR, VMSELFTEST_KSM_DIR, VMSELFTEST_SWAPS and
+# VMSELFTEST_VMSTAT stand in for the sysfs folders, /proc/swaps and
+# /proc/vmstat in matrix/t/vmselftest.t.)
 thp=${VMSELFTEST_THP_DIR:-/sys/kernel/mm/transparent_hugepage}
 ksm=${VMSELFTEST_KSM_DIR:-/sys/kernel/mm/ksm}
 swaps=${VMSELFTEST_SWAPS:-/proc/swaps}
+vmstat=${VMSELFTEST_VMSTAT:-/proc/vmstat}
 # need_why WHAT: prints why the guest lacks WHAT, nothing if it has it.
 need_why() {
 	case $1 in
@@ -43,7 +47,11 @@ need_why() {
 	thp) [ -e "$thp/enabled" ] ||
 		echo "needs CONFIG_TRANSPARENT_HUGEPAGE (no $thp)" ;;
 	ksm) [ -e "$ksm/run" ] || echo "needs CONFIG_KSM (no $ksm)" ;;
-	*) echo "unknown needs=$1 (vmselftest.sh knows swap, thp, ksm)" ;;
+	vrange) grep -qs '^pgvrange_purged ' "$vmstat" ||
+		echo "needs CONFIG_VRANGE (no pgvrange_purged in $vmstat)" ;;
+	madv_free) grep -qs '^nr_lazyfree ' "$vmstat" ||
+		echo "needs CONFIG_MADV_FREE (no nr_lazyfree in $vmstat)" ;;
+	*) echo "unknown needs=$1 (vmselftest.sh knows swap, thp, ksm, vrange, madv_free)" ;;
 	esac
 }
 # thp_settings: "FILE VALUE" for each setting; for a choice ("always

@@ -57,6 +57,7 @@ Changes since v11:
    when a purge or MADV_FREE may have left something (O(1) otherwise)
  - system call number 472 (v11: 316 on x86_64), on x86_64, i386 and in
    the generic table
+ - a selftest, tools/testing/selftests/vm/vrange.c
 EOT
 	},
 	'madv-free' => {
@@ -69,7 +70,8 @@ had and the version merged in 4.5 lost: a gauge of the lazily free pages
 (nr_lazyfree, LazyFree, memory.stat lazyfree), kept where the LRU sizes
 are kept so that it cannot drift, and KSM leaving lazily free pages
 alone; plus one reclaim-order change under the classic LRU, which takes
-lazily free pages before it swaps out anon memory still in use.
+lazily free pages before it swaps out anon memory still in use.  The
+last patch adds a selftest of the gauge and of KSM.
 EOT
 		changes => <<'EOT',
 Changes since the 2014 RFC (against 3.14-rc6): the gauge is a node and

@@ -109,6 +109,22 @@ is($rc, 4, 'needs=thp,swap with THP, no swap: a skip');
 like($out, qr/^ok 1 t # SKIP needs an active swap device$/m, '... for the swap');
 ($rc, $out) = run_env("VMSELFTEST_SWAPS=$swaps", ('t', 'needs=thp,swap', 'ran'));
 is($rc, 0, 'needs=thp,swap with both: runs');
+# The series' own selftests: the design's counter in /proc/vmstat says
+# whether the kernel has it.
+spew("$tmp/vmstat-none", "nr_free_pages 100\npglazyfree 0\n");
+spew("$tmp/vmstat-both", "nr_free_pages 100\nnr_lazyfree 0\npgvrange_purged 0\n");
+($rc, $out) = run_env("VMSELFTEST_VMSTAT=$tmp/vmstat-none", qw(v needs=vrange ran));
+is($rc, 4, 'needs=vrange without pgvrange_purged: a skip');
+like($out, qr/^ok 1 v # SKIP needs CONFIG_VRANGE \(no pgvrange_purged in \S+\/vmstat-none\)$/m,
+     '... naming CONFIG_VRANGE');
+unlike($out, qr/it ran/, '... and the program did not run');
+($rc, $out) = run_env("VMSELFTEST_VMSTAT=$tmp/vmstat-none", qw(l needs=madv_free ran));
+is($rc, 4, 'needs=madv_free without nr_lazyfree: a skip');
+like($out, qr/^ok 1 l # SKIP needs CONFIG_MADV_FREE \(no nr_lazyfree in \S+\/vmstat-none\)$/m,
+     '... naming CONFIG_MADV_FREE');
+($rc, $out) = run_env("VMSELFTEST_VMSTAT=$tmp/vmstat-both", ('b', 'needs=vrange,madv_free', 'ran'));
+is($rc, 0, 'needs=vrange,madv_free with both counters: runs');
+like($out, qr/^# it ran$/m, '... the program');
 ($rc, $out) = run_env('', qw(u needs=gpu ran));
 is($rc, 1, 'an unknown need is a failure, not a silent skip');
 like($out, qr/^not ok 1 u # unknown needs=gpu/m, '... that says so');

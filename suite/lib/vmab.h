@@ -82,6 +82,15 @@ long swap_used_kb(void);			/* SwapTotal - SwapFree */
  */
 long kswapd_gave_up(void);
 
+/*
+ * A child that writes len bytes of its own (MADV_POPULATE_WRITE) and then
+ * waits to be killed, the OOM killer's first choice (oom_score_adj 1000).
+ * *got is 1 once it holds all its memory, 0 if it died before.  -1 if
+ * fork() failed.  stop_hog() kills and reaps it (pid <= 0: nothing).
+ */
+pid_t start_hog(size_t len, int *got);
+void stop_hog(pid_t pid);
+
 /* Memory helpers. */
 void *map_anon(size_t len);			/* private anon, MAP_FAILED on error */
 void *map_anon_aligned(size_t len, size_t align);	/* for THP tests */
