@@ -214,7 +214,7 @@ static void reclaim_order(struct __test_metadata *_metadata,
 	/*
 	 * With THP "always" the two regions' VMAs merge and a huge page
 	 * straddles the edge of the marked range.  A holds the goal there
-	 * since the purge pass splits such a folio (vrange 6/11; before:
+	 * since the purge pass splits such a folio (vrange 6/12; before:
 	 * 2047 taken and 2052 swapped out with swap under the classic LRU,
 	 * 1698 and 514 under MGLRU, 1978-2007 and EAGAIN without swap;
 	 * 2026-12-07, both).  B does not yet

@@ -99,7 +99,7 @@ like($md, qr/vrange\(VOLATILE\) mark cost, both swap-classic: 20\.00x at 1 GiB v
 # the same sizes: met as a ratio (vrange patch 20).
 like($md, qr/vrange\(NONVOLATILE\) with nothing purged, both swap-classic: 1\.50x at 1 GiB vs 4 KiB, 0\.00x divided by the getppid\(\) control; after a purge of the range, 2\.40x at 64 MiB vs 4 KiB, 0\.12x divided by the control \(goal within 2x as a ratio to the null call: met\)/,
      'unmark goal in the summary, after a purge too, each against the control over its own sizes');
-like($md, qr/After a purge of the same range, which the unmark that reports it walks once, the next unmark with nothing purged grows 2\.40x from 4 KiB to 64 MiB, 0\.12x as a ratio to the control\. What it cost before old vrange patch 20 \(now in vrange 1-3, 5 and 7 of 11\): `docs\/design\.md`/,
+like($md, qr/After a purge of the same range, which the unmark that reports it walks once, the next unmark with nothing purged grows 2\.40x from 4 KiB to 64 MiB, 0\.12x as a ratio to the control\. What it cost before old vrange patch 20 \(now in vrange 1-3, 5 and 7 of 12\): `docs\/design\.md`/,
      'the unmark after a purge in the text, pointing at the figure from before');
 unlike($md, qr/281\.33x/, 'the figures from before are no longer in the report code');
 like($md, qr/A getppid\(\) timed at the same point grows 600\.00x over the same sizes: the growth is the emulated system call/,
@@ -133,7 +133,7 @@ like($md, qr/^- An OOM without swap next to lazily freed memory, both swap-class
 	'OOM goal met');
 like($md, qr/^- An OOM without swap next to volatile memory, both swap-classic: 4\.00x the time with nothing marked, pgscan_anon 52488 \(goal within 1\.25x, no anon scan: \*\*missed\*\*\)\.$/m,
 	'OOM goal missed');
-like($md, qr/What it took before old vrange patches 16 to 18 \(now in vrange 6\/11\): `docs\/design\.md`, "Figures before the fixes"/,
+like($md, qr/What it took before old vrange patches 16 to 18 \(now in vrange 6\/12\): `docs\/design\.md`, "Figures before the fixes"/,
 	'the OOM before patches 16 to 18: where to read it');
 unlike($md, qr/188 ms/, '... not printed from code');
 unlike($md, qr/no_pressure/, 'scenario data left alone');

@@ -144,7 +144,7 @@ like(VMAB::Report::Scenarios::section({ variants => {} }, '/x'), qr/No scenario 
 	like($lru, qr/^- .*transparent huge pages `always` \(plain mappings; the goal asserted for A only\): took 2047 marked pages, swapped out 2052 pages in use, `memory.reclaim` returned 0 \(both\/swap-classic\)\.$/m,
 	     '... and with THP always, a line of its own (not mixed into the THP-off figures)');
 	unlike($lru, qr/`madvise`/, '... none for a THP setting that was not measured');
-	like($lru, qr/^What the reclaim-order test saw before old vrange patches 14 and 15 and madv-free patch 5 \(now vrange 6\/11 and madv-free 3\/3\): `docs\/design\.md`/m,
+	like($lru, qr/^What the reclaim-order test saw before old vrange patches 14 and 15 and madv-free patch 5 \(now vrange 6\/12 and madv-free 3\/4\): `docs\/design\.md`/m,
 	     '... and where to read what it was before');
 	like($lru, qr/^- .*an OOM in a cgroup without swap .*`pgscan_anon` moved by 0 without and 0 with volatile memory elsewhere \(how quickly the kill comes: the benchmarks, "An OOM next to marked memory"; both\/swap-classic\)\.$/m,
 	     'OOM without swap: scans side by side, the times left to the benchmark');

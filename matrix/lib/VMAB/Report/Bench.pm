@@ -99,7 +99,7 @@ our %SECTION = (
 		"within each round; the ratio is the median over the rounds of each round's ratio to `none`. " .
 		"`pgscan_anon` must not move (there is no swap to go to), and the holder must lose nothing and " .
 		"the victim die every round (the benchmark's own results). What it took before old vrange " .
-		"patches 16 to 18 (now in vrange 6/11): `docs/design.md`, \"Figures before the fixes\".\n\n"],
+		"patches 16 to 18 (now in vrange 6/12): `docs/design.md`, \"Figures before the fixes\".\n\n"],
 	jemalloc => ['A real client: jemalloc', 'jemalloc',
 		"Debian's jemalloc 5.3 under the same malloc churn (2 threads, blocks of 16 KiB to 1 MiB, " .
 		"every block checked when freed) with `muzzy_decay_ms:-1` (lazy: purges with MADV_FREE where the " .
@@ -219,7 +219,7 @@ sub mark_verdict {
 		fmt_x($u->{after}), size_name($u->{after_lo}), size_name($u->{after_hi}),
 		defined $u->{after_adjusted} ? sprintf(', %s as a ratio to the control', fmt_x($u->{after_adjusted})) : '')
 		if defined $u->{after};
-	$md .= "What it cost before old vrange patch 20 (now in vrange 1-3, 5 and 7 of 11): `docs/design.md`, \"Figures before the fixes\".\n\n";
+	$md .= "What it cost before old vrange patch 20 (now in vrange 1-3, 5 and 7 of 12): `docs/design.md`, \"Figures before the fixes\".\n\n";
 	return $md;
 }
 

@@ -302,7 +302,7 @@ sub q_lru {
 			' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
 			join(', ', sort keys %{{ map { ($_->{d}{pressure} // '?') => 1 } @ra }}) . ')') if @ra;
 	}
-	$md .= "\nWhat the reclaim-order test saw before old vrange patches 14 and 15 and madv-free patch 5 (now vrange 6/11 and madv-free 3/3): " .
+	$md .= "\nWhat the reclaim-order test saw before old vrange patches 14 and 15 and madv-free patch 5 (now vrange 6/12 and madv-free 3/4): " .
 		"`docs/design.md`, \"Figures before the fixes\".\n" if $md =~ /reclaim_test/;
 	return $md;
 }
