@@ -14,6 +14,7 @@
 #include "kselftest_harness.h"
 #include "vmab.h"
 
+VMAB_NEEDS("madv_dontneed_zeroes_pages", "");
 TEST(madv_dontneed_zeroes_pages)
 {
 	size_t len = 16 * PAGE_SZ;
@@ -31,6 +32,7 @@ TEST(madv_dontneed_zeroes_pages)
 	munmap(ref, len);
 }
 
+VMAB_NEEDS("swap_state_matches_mode", "");
 TEST(swap_state_matches_mode)
 {
 	long total = meminfo_kb("SwapTotal");
@@ -43,6 +45,7 @@ TEST(swap_state_matches_mode)
 	}
 }
 
+VMAB_NEEDS("lru_gen_state_matches_mode", "lru_gen");
 TEST(lru_gen_state_matches_mode)
 {
 	char buf[64];
@@ -60,6 +63,7 @@ TEST(lru_gen_state_matches_mode)
 	}
 }
 
+VMAB_NEEDS("memcg_reclaim_reclaims_anon_with_swap", "memcg");
 TEST(memcg_reclaim_reclaims_anon_with_swap)
 {
 	size_t len = 8 << 20;
@@ -113,6 +117,7 @@ TEST(memcg_reclaim_reclaims_anon_with_swap)
 	EXPECT_EQ(0, memcg_destroy(&cg));
 }
 
+VMAB_NEEDS("madv_pageout_swaps_out_only_with_swap", "");
 TEST(madv_pageout_swaps_out_only_with_swap)
 {
 	size_t len = 64 * PAGE_SZ;
@@ -141,6 +146,7 @@ TEST(madv_pageout_swaps_out_only_with_swap)
  * patch 2); /proc/vmstat and /proc/zoneinfo must then skip them, not print
  * a value with no name.
  */
+VMAB_NEEDS("vmstat_and_zoneinfo_name_every_counter", "");
 TEST(vmstat_and_zoneinfo_name_every_counter)
 {
 	char line[256], name[64];

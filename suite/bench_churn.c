@@ -447,6 +447,11 @@ static int setup_source(void)
 	return 0;
 }
 
+/* Its results, per thread count: a design it lacks skips. */
+VMAB_NEEDS("churn_*", "");
+VMAB_NEEDS("churn_madv_free_*", "madv_free");
+VMAB_NEEDS("churn_vrange_*", "vrange");
+
 int main(int argc, char **argv)
 {
 	const char *why[D_NR] = { NULL };

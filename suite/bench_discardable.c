@@ -352,6 +352,10 @@ static size_t fit_max(size_t want)
 	return want < fit ? want : fit - fit % MIB;
 }
 
+VMAB_NEEDS("discardable_vrange", "vrange");
+VMAB_NEEDS("discardable_madv_free", "madv_free");
+VMAB_NEEDS("discardable_droppable", "droppable");
+
 int main(int argc, char **argv)
 {
 	size_t sizes[3] = { MIB, 16 * MIB, 256 * MIB }, max;

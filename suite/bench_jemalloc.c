@@ -353,6 +353,9 @@ static void report(int k, const char *place, struct run *r, const struct run *fo
 	ksft_test_result(ok, "%s\n", name);
 }
 
+VMAB_NEEDS("jemalloc_*", "");
+VMAB_NEEDS("jemalloc_*_memcg", "memcg");
+
 int main(int argc, char **argv)
 {
 	int o, k, i, place, lazy_expected;

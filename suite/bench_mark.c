@@ -446,6 +446,10 @@ static size_t fit_max(size_t want)
 	return m;
 }
 
+VMAB_NEEDS("mark_dontneed", "");
+VMAB_NEEDS("mark_madv_free", "madv_free");
+VMAB_NEEDS("mark_vrange", "vrange");
+
 int main(int argc, char **argv)
 {
 	size_t sizes[MAX_SIZES], max, sz;

@@ -228,6 +228,11 @@ static void report(enum design d, struct figures *f, const struct figures *ctl)
 	ksft_test_result(ok, "%s\n", name);
 }
 
+/* Every run is an OOM in a memory cgroup. */
+VMAB_NEEDS("oom_*", "memcg");
+VMAB_NEEDS("oom_madv_free", "madv_free");
+VMAB_NEEDS("oom_vrange", "vrange");
+
 int main(int argc, char **argv)
 {
 	static struct figures fig[D_NR];

@@ -373,6 +373,11 @@ static struct outcome run_design(enum design d, const struct outcome *base)
 	return out;
 }
 
+/* Every run is under a memory cgroup's limit. */
+VMAB_NEEDS("pressure_*", "memcg");
+VMAB_NEEDS("pressure_madv_free", "madv_free");
+VMAB_NEEDS("pressure_vrange", "vrange");
+
 int main(int argc, char **argv)
 {
 	const char *why[D_NR] = { NULL };

@@ -12,8 +12,8 @@
  * No event counts its dropped pages when they were written (lib/designs.h
  * says why): pglazyfreed, which counts MADV_FREE's, moves by 0.
  *
- * Every test here needs CONFIG_MAP_DROPPABLE (the program's name says so
- * to matrix/lib/VMAB/Expectations.pm) and skips naming it where mmap() answers
+ * Every test here needs CONFIG_MAP_DROPPABLE (each declares it, VMAB_NEEDS,
+ * for matrix/lib/VMAB/Expectations.pm) and skips naming it where mmap() answers
  * EINVAL, except droppable_absent_gives_einval, which passes only there.
  * Pressure is memory.reclaim in a memory cgroup of the test's own where
  * the question is the memcg's, else MADV_PAGEOUT (which needs no memcg:
@@ -92,6 +92,7 @@ static int swap_active(void)
  * Without CONFIG_MAP_DROPPABLE, map type 0x08 is one 6.1 does not know:
  * EINVAL, as every kernel before 6.11 answers.
  */
+VMAB_NEEDS("droppable_absent_gives_einval", "no_droppable");
 TEST(droppable_absent_gives_einval)
 {
 	void *p;
@@ -107,6 +108,7 @@ TEST(droppable_absent_gives_einval)
 /* --- the mapping ----------------------------------------------------------- */
 
 /* Map type 0x08 only with MAP_ANONYMOUS, and none of the flags it refuses. */
+VMAB_NEEDS("einval_file_shared_locked_hugetlb_stack", "droppable");
 TEST(einval_file_shared_locked_hugetlb_stack)
 {
 	static const struct { int flags; const char *what; } bad[] = {
@@ -146,6 +148,7 @@ TEST(einval_file_shared_locked_hugetlb_stack)
  * VmFlags: dp (VM_DROPPABLE), wf (VM_WIPEONFORK), dd (VM_DONTDUMP: left
  * out of core dumps whatever /proc/PID/coredump_filter says).
  */
+VMAB_NEEDS("vmflags_dp_wf_dd", "droppable");
 TEST(vmflags_dp_wf_dd)
 {
 	char *p;
@@ -161,6 +164,7 @@ TEST(vmflags_dp_wf_dd)
 }
 
 /* Wiped on fork and left out of dumps, for good: the undoing advice is EINVAL. */
+VMAB_NEEDS("madv_keeponfork_dodump_einval", "droppable");
 TEST(madv_keeponfork_dodump_einval)
 {
 	char *p;
@@ -192,6 +196,7 @@ TEST(madv_keeponfork_dodump_einval)
  * those do go to swap, without one they stay.  pglazyfreed moves by 0:
  * as in mainline, a dirty dropped page is counted by no event.
  */
+VMAB_NEEDS("dirty_pages_dropped_never_swapped", "droppable");
 TEST(dirty_pages_dropped_never_swapped)
 {
 	char *before, *drop, *after;
@@ -268,6 +273,7 @@ TEST(dirty_pages_dropped_never_swapped)
  * Without pressure nothing is dropped: written pages keep their content
  * however long they wait, and reading them faults nothing in.
  */
+VMAB_NEEDS("no_pressure_keeps_content", "droppable");
 TEST(no_pressure_keeps_content)
 {
 	char *p;
@@ -283,6 +289,7 @@ TEST(no_pressure_keeps_content)
 }
 
 /* A transparent huge page of a droppable mapping is dropped whole or split. */
+VMAB_NEEDS("thp_dropped", "droppable,thp");
 TEST(thp_dropped)
 {
 	const size_t len = 2 * HPAGE_SZ;
@@ -319,6 +326,7 @@ TEST(thp_dropped)
 
 /* --- memory cgroups -------------------------------------------------------- */
 
+VMAB_NEEDS("cg.*", "droppable,memcg");
 FIXTURE(cg) {
 	struct memcg cg;
 	int have_cg;
@@ -504,6 +512,7 @@ TEST_F_TIMEOUT(cg, selftest_port_drops_under_limit, 60)
  * page reading zero; what it writes stays its own, and the parent keeps
  * its content.
  */
+VMAB_NEEDS("fork_child_sees_zeros", "droppable");
 TEST(fork_child_sees_zeros)
 {
 	int status;
@@ -537,6 +546,7 @@ TEST(fork_child_sees_zeros)
  * skips VM_DROPPABLE as it skips VM_SPECIAL): no "lo" flag, "Locked: 0 kB",
  * VmLck unchanged; the pages stay droppable.
  */
+VMAB_NEEDS("mlock_does_not_lock", "droppable");
 TEST(mlock_does_not_lock)
 {
 	long vmlck0;
@@ -563,6 +573,7 @@ TEST(mlock_does_not_lock)
  * 9651fcedf7b9, clears VM_LOCKED there).  The harness runs each test in a
  * process of its own, so the mlockall() ends with it.
  */
+VMAB_NEEDS("mlockall_future_does_not_lock", "droppable");
 TEST(mlockall_future_does_not_lock)
 {
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
@@ -589,6 +600,7 @@ TEST(mlockall_future_does_not_lock)
  * the fix that makes it look at the VMA's own flags): UFFDIO_REGISTER is
  * EINVAL in every mode, while an ordinary anon range registers.
  */
+VMAB_NEEDS("userfaultfd_register_einval", "droppable,CONFIG_USERFAULTFD");
 TEST(userfaultfd_register_einval)
 {
 	struct uffdio_api api = { .api = UFFD_API };
@@ -660,6 +672,7 @@ static int file_contains(const char *path, const void *needle, size_t len)
  * anon page's pattern and not the droppable one's.  It sets
  * kernel.core_pattern, so it runs in the guest only (VMAB_VARIANT set).
  */
+VMAB_NEEDS("core_dump_excluded", "droppable");
 TEST(core_dump_excluded)
 {
 	char core[64], anon_pat[256], drop_pat[256];

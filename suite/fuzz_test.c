@@ -816,6 +816,9 @@ static void usage(const char *argv0)
 
 /* Its oracle expects ENOSYS where vrange() is absent: it needs nothing. */
 VMAB_NEEDS("vrange_fuzz", "");
+VMAB_NEEDS("madvise_fuzz", "");
+VMAB_NEEDS("fuzz_integrity", "");
+VMAB_NEEDS("fuzz_calls_done", "");
 
 int main(int argc, char **argv)
 {

@@ -134,6 +134,11 @@ static long zero_pages(const char *p, size_t len, unsigned int seed,
 
 /* --- the reclaim fixture: once with MADV_PAGEOUT, once with memory.reclaim */
 
+VMAB_NEEDS("lf.*", "madv_free");
+VMAB_NEEDS("lf.memcg.*", "memcg");
+VMAB_NEEDS("lf.*.compaction_keeps_gauge_and_data", "CONFIG_COMPACTION");
+VMAB_NEEDS("lf.*.thp_*", "thp");
+VMAB_NEEDS("lf.*.khugepaged_collapse_keeps_lazily_free_data", "thp");
 FIXTURE(lf) {
 	struct memcg cg;
 	int in_cg;
@@ -632,6 +637,7 @@ FIXTURE_TEARDOWN(mlk)
 {
 }
 
+VMAB_NEEDS("mlk.mlocked_lazyfree_pages_do_not_stop_anon_reclaim", "madv_free,memcg,swap");
 TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_anon_reclaim, 180)
 {
 	long pswpout0, ooms0, swapped, gauge_locked;
@@ -763,6 +769,7 @@ TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_kswapd, 180)
 }
 
 /* pglazyfree counts pages marked, pglazyfreed pages discarded (6.1 names). */
+VMAB_NEEDS("lazyfree_events_counted", "madv_free,CONFIG_VM_EVENT_COUNTERS");
 TEST(lazyfree_events_counted)
 {
 	long marked0, freed0;
@@ -792,6 +799,7 @@ TEST(lazyfree_events_counted)
 
 #define KSM_PAGES 32
 
+VMAB_NEEDS("ksm.*", "madv_free,ksm");
 FIXTURE(ksm) {
 };
 
@@ -860,6 +868,7 @@ TEST_F_TIMEOUT(ksm, ksm_leaves_lazily_free_pages_unmerged, 300)
 
 /* --- errors ---------------------------------------------------------------- */
 
+VMAB_NEEDS("file_mapping_gives_einval", "madv_free");
 TEST(file_mapping_gives_einval)
 {
 	char path[] = "/tmp/madvfree-XXXXXX";
@@ -880,6 +889,7 @@ TEST(file_mapping_gives_einval)
 	close(fd);
 }
 
+VMAB_NEEDS("shared_anon_mapping_gives_einval", "madv_free");
 TEST(shared_anon_mapping_gives_einval)
 {
 	char *p;
@@ -894,6 +904,7 @@ TEST(shared_anon_mapping_gives_einval)
 	munmap(p, 4 * PAGE_SZ);
 }
 
+VMAB_NEEDS("mlocked_mapping_gives_einval", "madv_free");
 TEST(mlocked_mapping_gives_einval)
 {
 	char *p;
@@ -910,6 +921,7 @@ TEST(mlocked_mapping_gives_einval)
 	munmap(p, 4 * PAGE_SZ);
 }
 
+VMAB_NEEDS("hugetlb_mapping_gives_einval", "madv_free,CONFIG_HUGETLBFS");
 TEST(hugetlb_mapping_gives_einval)
 {
 	long old;
@@ -934,6 +946,7 @@ TEST(hugetlb_mapping_gives_einval)
 	knob_restore_all();
 }
 
+VMAB_NEEDS("pfnmap_mapping_gives_einval", "madv_free");
 TEST(pfnmap_mapping_gives_einval)
 {
 	unsigned long lo, hi;
@@ -956,6 +969,7 @@ TEST(pfnmap_mapping_gives_einval)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+VMAB_NEEDS("hole_gives_enomem", "madv_free");
 TEST(hole_gives_enomem)
 {
 	char *p;
@@ -983,6 +997,7 @@ static int memcg_has_key(const char *key)
 	return v >= 0;
 }
 
+VMAB_NEEDS("lazyfree_gauge_present", "madv_free");
 TEST(lazyfree_gauge_present)
 {
 	REQUIRE_B();
@@ -995,6 +1010,7 @@ TEST(lazyfree_gauge_present)
 	}
 }
 
+VMAB_NEEDS("madvfree_absent_gives_einval", "no_madv_free");
 TEST(madvfree_absent_gives_einval)
 {
 	char *p;
@@ -1011,6 +1027,7 @@ TEST(madvfree_absent_gives_einval)
 }
 
 /* Without design B the gauge's three names are absent (not 0). */
+VMAB_NEEDS("lazyfree_gauge_absent", "no_madv_free");
 TEST(lazyfree_gauge_absent)
 {
 	if (madv_free_supported())

@@ -74,6 +74,7 @@ static int zero_pages(const char *p, int npages)
 	return zeros;
 }
 
+VMAB_NEEDS("droppable_absent_gives_einval", "no_droppable");
 TEST(droppable_absent_gives_einval)
 {
 	void *p = map_droppable(PAGE_SZ);
@@ -85,6 +86,7 @@ TEST(droppable_absent_gives_einval)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+VMAB_NEEDS("droppable_mapping_and_its_flags", "droppable");
 TEST(droppable_mapping_and_its_flags)
 {
 	size_t len = NPAGES * PAGE_SZ;
@@ -108,6 +110,7 @@ TEST(droppable_mapping_and_its_flags)
 	munmap(p, len);
 }
 
+VMAB_NEEDS("droppable_refuses_file_shared_locked", "droppable");
 TEST(droppable_refuses_file_shared_locked)
 {
 	char path[] = "/tmp/vmab-droppable-XXXXXX";
@@ -134,6 +137,7 @@ TEST(droppable_refuses_file_shared_locked)
 }
 
 /* mlock() succeeds but locks nothing: no "lo", no VmLck. */
+VMAB_NEEDS("droppable_mlock_does_not_lock", "droppable");
 TEST(droppable_mlock_does_not_lock)
 {
 	size_t len = 16 * PAGE_SZ;
@@ -151,6 +155,7 @@ TEST(droppable_mlock_does_not_lock)
 }
 
 /* mainline d239462787b0: mlockall(MCL_FUTURE) must not lock it either. */
+VMAB_NEEDS("droppable_mlockall_future_does_not_lock", "droppable");
 TEST(droppable_mlockall_future_does_not_lock)
 {
 	size_t len = 16 * PAGE_SZ;
@@ -170,6 +175,7 @@ TEST(droppable_mlockall_future_does_not_lock)
 }
 
 /* Tal Zussman's fix of 9651fcedf7b9: UFFDIO_REGISTER is EINVAL. */
+VMAB_NEEDS("droppable_userfaultfd_register_refused", "droppable,CONFIG_USERFAULTFD");
 TEST(droppable_userfaultfd_register_refused)
 {
 	struct uffdio_api api = { .api = UFFD_API };
@@ -200,6 +206,7 @@ TEST(droppable_userfaultfd_register_refused)
 	close(uffd);
 }
 
+VMAB_NEEDS("droppable_wiped_in_fork_child", "droppable");
 TEST(droppable_wiped_in_fork_child)
 {
 	size_t len = NPAGES * PAGE_SZ;
@@ -227,6 +234,7 @@ TEST(droppable_wiped_in_fork_child)
  * memory.reclaim of the cgroup every page is whole or zero, some are zero,
  * and the mapping has no swap entry (smaps Swap: 0 kB).
  */
+VMAB_NEEDS("droppable_dropped_dirty_by_memory_reclaim", "droppable,memcg");
 TEST(droppable_dropped_dirty_by_memory_reclaim)
 {
 	size_t len = 4 * NPAGES * PAGE_SZ;

@@ -47,6 +47,10 @@ static long vrange_call(void *p, size_t len, int mode, int *purged)
 	return sys_vrange((unsigned long)p, len, mode, purged);
 }
 
+VMAB_NEEDS("rcl.vrange.*", "vrange,memcg");
+VMAB_NEEDS("rcl.madv_free.*", "madv_free,memcg");
+VMAB_NEEDS("rcl.droppable.*", "droppable,memcg");
+VMAB_NEEDS("rcl.*.marked_memory_goes_first_thp_*", "thp");
 FIXTURE(rcl) {
 	const char *skip;	/* why this design cannot run here */
 	int have_cg;
@@ -101,6 +105,7 @@ FIXTURE_TEARDOWN(rcl)
 }
 
 /* Design A's own rules, one variant. */
+VMAB_NEEDS("vrange_reclaim.*", "vrange,memcg");
 FIXTURE(vrange_reclaim) {
 	const char *skip;
 	int have_cg;

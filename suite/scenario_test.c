@@ -57,6 +57,14 @@ static const char *discard_counter(int d)
 	return designs[d].counter_discarded;
 }
 
+VMAB_NEEDS("scn.vrange.*", "vrange");
+VMAB_NEEDS("scn.madv_free.*", "madv_free");
+VMAB_NEEDS("scn.*.memcg_reclaim", "memcg");
+VMAB_NEEDS("scn.*.memcg_limit", "memcg");
+VMAB_NEEDS("scn.*.fork_cow", "memcg");
+VMAB_NEEDS("scn.*.mlock_after_mark", "memcg");
+VMAB_NEEDS("scn.*.thp", "thp");
+VMAB_NEEDS("scn.*.both_designs", "vrange,madv_free");
 FIXTURE(scn) {
 	const char *skip;	/* why this design cannot run here */
 	int both;		/* the kernel has both designs */

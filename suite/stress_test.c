@@ -873,7 +873,13 @@ static void read_counters(struct counters *c)
 	c->lazyfreed = vmstat_get("pglazyfreed");
 }
 
+/* Its six results, in the order it prints them. */
+VMAB_NEEDS("stress_integrity", "");
+VMAB_NEEDS("stress_lazyfree_gauge_balances", "madv_free");
+VMAB_NEEDS("stress_no_leaked_anon_pages", "");
+VMAB_NEEDS("stress_sigbus_counted", "vrange,CONFIG_VM_EVENT_COUNTERS");
 VMAB_NEEDS("stress_no_leaked_swap", "swap");
+VMAB_NEEDS("stress_did_work", "");
 
 int main(int argc, char **argv)
 {

@@ -14,6 +14,10 @@
 # all, in that order); ksm is stress-ng's vm stressor with
 # --vm-madvise mergeable while ksmd runs.  The binary and its shared
 # libraries come from the host (suite/host-files.list, VMAB::Guest).
+# What each stressor needs, for the host's judge (matrix/lib/VMAB/Needs.pm
+# reads these comments as it reads the C programs' VMAB_NEEDS lines):
+# VMAB_NEEDS("*", "");
+# VMAB_NEEDS("ksm", "ksm");
 t=3
 while getopts t: o; do
 	case $o in

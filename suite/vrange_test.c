@@ -169,6 +169,7 @@ static long reclaim_all(const struct memcg *cg, char *p, size_t len,
 
 /* --- fixture ------------------------------------------------------------ */
 
+VMAB_NEEDS("vr.*", "vrange");
 FIXTURE(vr) {
 	struct memcg cg;
 	int have_cg;
@@ -198,6 +199,7 @@ FIXTURE_TEARDOWN(vr)
 
 /* --- ABI presence --------------------------------------------------------- */
 
+VMAB_NEEDS("vrange_absent_gives_enosys", "no_vrange");
 TEST(vrange_absent_gives_enosys)
 {
 	char *p = map_anon(PAGE_SZ);
@@ -595,6 +597,7 @@ static void check_all_purged(struct __test_metadata *_metadata, char *p,
 	ASSERT_EQ(0, purged);
 }
 
+VMAB_NEEDS("vr.purge_by_memory_reclaim", "vrange,memcg");
 TEST_F_TIMEOUT(vr, purge_by_memory_reclaim, 180)
 {
 	long purged0;
@@ -628,6 +631,7 @@ TEST_F_TIMEOUT(vr, purge_by_madv_pageout, 120)
  * are purged, the others keep their data, and the counter moved by
  * exactly the number that read as zero afterwards.
  */
+VMAB_NEEDS("vr.purge_by_memcg_limit_with_hog", "vrange,memcg");
 TEST_F_TIMEOUT(vr, purge_by_memcg_limit_with_hog, 180)
 {
 	const size_t vlen = 8UL << 20, hog_len = 12UL << 20;
@@ -663,6 +667,7 @@ TEST_F_TIMEOUT(vr, purge_by_memcg_limit_with_hog, 180)
 }
 
 /* The two events exist and count exactly: pages purged, SIGBUS sent. */
+VMAB_NEEDS("vr.events_counted", "vrange,CONFIG_VM_EVENT_COUNTERS");
 TEST_F_TIMEOUT(vr, events_counted, 120)
 {
 	long purged0 = events("pgvrange_purged");
@@ -1053,6 +1058,7 @@ TEST_F_TIMEOUT(vr, fork_child_inherits_volatility_and_purged, 120)
 	ASSERT_EQ(1, purged);
 }
 
+VMAB_NEEDS("vr.thp_range_purged", "vrange,thp");
 TEST_F_TIMEOUT(vr, thp_range_purged, 180)
 {
 	const size_t len = 2 * HPAGE_SZ;
@@ -1081,6 +1087,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged, 180)
 	ASSERT_EQ(1, range_is_zero(p, len));
 }
 
+VMAB_NEEDS("vr.thp_range_purged_by_memory_reclaim", "vrange,memcg,thp");
 TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
 {
 	const size_t len = 2 * HPAGE_SZ;
@@ -1118,6 +1125,7 @@ TEST_F_TIMEOUT(vr, thp_range_purged_by_memory_reclaim, 180)
  * where the data was, and nobody told.  The MADV_FREE counterpart is
  * madvfree_test's khugepaged_collapse_keeps_lazily_free_data.
  */
+VMAB_NEEDS("vr.khugepaged_keeps_purged_state", "vrange,thp,CONFIG_VM_EVENT_COUNTERS");
 TEST_F_TIMEOUT(vr, khugepaged_keeps_purged_state, 180)
 {
 	const size_t len = HPAGE_SZ, npurge = 32;
@@ -1271,6 +1279,7 @@ static long free_mark_unmark_pageout(struct __test_metadata *_metadata,
 	return first_changed_page(p, len, SEED);
 }
 
+VMAB_NEEDS("vr.nonvolatile_cancels_madv_free", "vrange,madv_free");
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free, 120)
 {
 	int order;
@@ -1294,6 +1303,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free, 120)
  * same call unmarks too: that neighbour's pending MADV_FREE is cancelled
  * like the rest (SPEC 4.4: "in the range").
  */
+VMAB_NEEDS("vr.nonvolatile_cancels_madv_free_of_merged_neighbour", "vrange,madv_free");
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_of_merged_neighbour, 120)
 {
 	int purged = 7;
@@ -1338,6 +1348,7 @@ static void compact_forever(void)
 			_exit(2);
 }
 
+VMAB_NEEDS("vr.nonvolatile_cancel_races_compaction", "vrange,madv_free,memcg,CONFIG_COMPACTION");
 TEST_F_TIMEOUT(vr, nonvolatile_cancel_races_compaction, 120)
 {
 	size_t len = RACE_PAGES * PAGE_SZ;
@@ -1390,6 +1401,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancel_races_compaction, 120)
  * the VMA) must know that its parent did.  The parent drops its copy so
  * that the child's MADV_PAGEOUT may take the pages.
  */
+VMAB_NEEDS("vr.nonvolatile_cancels_madv_free_inherited_by_fork", "vrange,madv_free");
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_inherited_by_fork, 120)
 {
 	int go[2], status;
@@ -1429,6 +1441,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_inherited_by_fork, 120)
 }
 
 /* The same with a PMD-mapped THP, which MADV_FREE frees as a whole. */
+VMAB_NEEDS("vr.nonvolatile_cancels_madv_free_thp", "vrange,madv_free,thp");
 TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_thp, 180)
 {
 	const size_t len = 2 * HPAGE_SZ;
@@ -1456,6 +1469,7 @@ TEST_F_TIMEOUT(vr, nonvolatile_cancels_madv_free_thp, 180)
  * While the range is volatile, a lazily free page that reclaim discards is
  * a purged page: SIGBUS, the purged flag, and pgvrange_purged.
  */
+VMAB_NEEDS("vr.madv_free_discard_is_a_purge", "vrange,madv_free");
 TEST_F_TIMEOUT(vr, madv_free_discard_is_a_purge, 120)
 {
 	long purged0;
@@ -1537,6 +1551,7 @@ TEST_F(vr, nonvolatile_and_query_accept_locked)
 }
 
 /* A purge would drop the uffd-wp bits: marking such a range is refused. */
+VMAB_NEEDS("vr.einval_uffd_wp", "vrange,CONFIG_USERFAULTFD");
 TEST_F(vr, einval_uffd_wp)
 {
 	struct uffdio_api api = { .api = UFFD_API };
@@ -1606,6 +1621,7 @@ TEST_F(vr, einval_droppable)
  * The other order: a range that is volatile cannot be registered for
  * userfaultfd write-protect (a purge would drop the bit with the page).
  */
+VMAB_NEEDS("vr.uffd_wp_register_refused_on_volatile_range", "vrange,CONFIG_USERFAULTFD");
 TEST_F(vr, uffd_wp_register_refused_on_volatile_range)
 {
 	struct uffdio_api api = { .api = UFFD_API };
@@ -1894,6 +1910,7 @@ TEST_F_TIMEOUT(vr, swapped_while_volatile_survives_unmark, 240)
  * /proc/vmstat and in the cgroup's memory.stat, like pglazyfreed; and each
  * process's unmark reports its own loss.
  */
+VMAB_NEEDS("vr.lazyfree_shared_by_fork_counts_one_purge", "vrange,madv_free,memcg");
 TEST_F_TIMEOUT(vr, lazyfree_shared_by_fork_counts_one_purge, 240)
 {
 	int to_child[2], to_parent[2], status, purged = 7;
@@ -1974,6 +1991,7 @@ TEST_F_TIMEOUT(vr, swapped_pages_of_nonvolatile_range_stay, 180)
  * comes first in the rmap walk.  The child's volatile pages, mapped only
  * by the child, must still be purged by memcg reclaim.
  */
+VMAB_NEEDS("vr.purge_after_other_vma_dropped_its_copy", "vrange,memcg");
 TEST_F_TIMEOUT(vr, purge_after_other_vma_dropped_its_copy, 180)
 {
 	int ready[2], go[2], result[2], purged = 0, i;
@@ -2022,6 +2040,7 @@ TEST_F_TIMEOUT(vr, purge_after_other_vma_dropped_its_copy, 180)
  * mergeable areas of identical pages, only the non-volatile one merges,
  * and the volatile one can still be purged afterwards.
  */
+VMAB_NEEDS("vr.ksm_leaves_volatile_pages_unmerged", "vrange,ksm");
 TEST_F_TIMEOUT(vr, ksm_leaves_volatile_pages_unmerged, 300)
 {
 	size_t len = KSM_PAGES * PAGE_SZ;

@@ -92,7 +92,7 @@ SKIP: {
 }
 
 # ---- the judge on the clients' results ----
-my $known = load_known("$top/matrix/known.tsv");
+my $known = load_known("$top/matrix/known.tsv", "$top/suite");
 my %cfg = (
 	both => { CONFIG_VRANGE => 'y', CONFIG_MADV_FREE => 'y', CONFIG_SWAP => 'y',
 		  CONFIG_MEMCG => 'y', CONFIG_KSM => 'y', CONFIG_TRANSPARENT_HUGEPAGE => 'y' },

@@ -12,6 +12,7 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 use VMAB::Driver;
 use VMAB::File qw(slurp spew);
+use VMAB::Needs qw(load_declarations);
 use VMAB::Record qw(variant_record);
 use VMAB::Results qw(load_matrix save_matrix);
 use VMAB::Stage::Boot qw(boot_one);
@@ -63,7 +64,7 @@ my $ctx = VMAB::Driver::context($top, { out => $out, list => 'run.list', 'timeou
 make_path("$out/dev", "$out/build/dev", "$ctx->{logs}");
 spew("$out/dev/bzImage", 'kernel');
 spew("$dir/initrd", 'initrd');
-# The clean fixture's tests need LRU_GEN (lru_gen_...) and MEMCG (memcg_...).
+# The clean fixture's tests need LRU_GEN and MEMCG (base_test declares so).
 spew("$out/build/dev/.config", "CONFIG_SWAP=y\nCONFIG_LRU_GEN=y\nCONFIG_MEMCG=y\n");
 my $fake = "$dir/qemu";
 spew($fake, <<'EOS');
@@ -80,7 +81,8 @@ local $ENV{FIXTURE} = "$fx/clean";
 local $ENV{RUNS} = "$dir/runs";
 my $v = { name => 'dev', modes => ['noswap-classic'], timeout => 60 };
 my %boot = (variant => $v, phases => { build => 5 }, release => '6.1.192+', accel => 'tcg',
-	    initrd => "$dir/initrd", lists => '/suite/run.list', qemu => '7.2', known => []);
+	    initrd => "$dir/initrd", lists => '/suite/run.list', qemu => '7.2',
+	    known => load_declarations("$top/suite"));
 my $rec = boot_one($ctx, %boot);
 is($rec->{outcome}, 'PASS', 'a clean boot: PASS') or diag explain $rec;
 is(scalar @{$rec->{results}}, 10, '... its ten results in the record');

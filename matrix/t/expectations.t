@@ -32,28 +32,21 @@ sub want {
 	return (expect($k, $v, $cfg{$v}, { test => $id, mode => 'swap-classic', status => 'pass', %t }))[0];
 }
 
-# What a test's id names.
-is(want('a', 'vrange_test/vr.mark'), 'pass', 'a vrange test where vrange is on: pass');
-is(want('none', 'vrange_test/vr.mark'), 'skip', '... where it is off: skip');
-is(want('none', 'bench/churn_vrange_1t'), 'skip', 'a name that names the design anywhere');
-is(want('a', 'madvfree_test/hole'), 'skip', 'MADV_FREE off (absent from .config): skip');
-is(want('a', 'scn/scn.vrange.both_designs'), 'skip', 'both_designs needs both');
-is(want('a', 'vrange_test/vrange_absent_gives_enosys'), 'skip', '"absent" needs the option off');
-is(want('none', 'vrange_test/vrange_absent_gives_enosys'), 'pass', '... and passes where it is off');
-is(want('a', 'vrange_test/vr.thp_range_purged'), 'pass', 'an optional feature the kernel has');
-is(want('a', 'p/ksm_merge'), 'skip', '... and one it lacks (KSM)');
-is(want('a', 'p/plain'), 'pass', 'a name that names nothing: pass');
-is(want('none', 'p/pgvrange_count'), 'pass', 'a design name inside a word does not count');
-is(want('none', 'stress/stress_sigbus_counted'), 'skip', 'a SIGBUS on a purged page is design A');
-# Design C: every test of droppable_test, and a variant named droppable.
-is(want('c', 'droppable_test/fork_child_sees_zeros'), 'pass', 'a droppable test where C is on: pass');
-is(want('a', 'droppable_test/fork_child_sees_zeros'), 'skip', '... where it is absent from .config: skip');
-is(want('none', 'reclaim_test/rcl.droppable.marked_memory_goes_first'), 'skip', '... a variant named droppable');
-is(want('c', 'droppable_test/droppable_absent_gives_einval'), 'skip', 'its "absent" test skips where C is on');
-is(want('a', 'droppable_test/droppable_absent_gives_einval'), 'pass', '... and passes where it is off');
+# A test's name says nothing: a test that declares no needs (here, none
+# does) passes unless its skip reason names what is missing.
+is(want('none', 'vrange_test/vr.mark'), 'pass', 'a name that names design A, undeclared: pass where A is off');
+is(want('a', 'madvfree_test/hole'), 'pass', '... a name of design B where B is off');
+is(want('a', 'scn/scn.vrange.both_designs'), 'pass', '... both_designs');
+is(want('none', 'vrange_test/vrange_absent_gives_enosys'), 'pass', '... "absent"');
+is(want('a', 'p/ksm_merge'), 'pass', '... an optional feature the kernel lacks');
+my (undef, $undeclared) = expect($k, 'a', $cfg{a}, { test => 'p/plain', mode => 'swap-classic', status => 'pass' });
+like($undeclared, qr/declares no needs/, '... and the judge says it declares none');
 is(want('a', 'p/x', status => 'skip', reason => 'CONFIG_MAP_DROPPABLE=n (mmap(MAP_DROPPABLE) is EINVAL)'),
    'skip', 'the module\'s skip reason for C');
-is(want('c', 'scn/scn.vrange.both_designs'), 'skip', 'both_designs is A and B, not C');
+is(want('c', 'p/x', status => 'skip', reason => 'CONFIG_MAP_DROPPABLE=n (mmap(MAP_DROPPABLE) is EINVAL)'),
+   'pass', '... where C is on: unexpected');
+is(want('none', 'stress/stress_sigbus_counted', status => 'skip', reason => 'no sigbus counter'), 'skip',
+   'a SIGBUS named in a reason is design A');
 
 # What a skip's reason names.
 my %skip = (status => 'skip');
@@ -74,8 +67,6 @@ is(want('a', 'p/x', %skip, reason => 'needs an active swap device', mode => 'nos
    'an active swap device, in a noswap mode');
 is(want('a', 'p/x', %skip, reason => 'needs an active swap device'), 'pass', '... in a swap mode');
 is(want('a', 'p/x', %skip, reason => 'no huge page was allocated'), 'pass', 'a reason that names nothing');
-is(want('none', 'vrange_test/vrange_absent_gives_enosys', %skip, reason => 'no vrange()'), 'pass',
-   'a reason that contradicts the name: the name wins');
 
 # matrix/known.tsv comes first.
 is(want('none', 'fuzz/vrange_fuzz'), 'pass', 'a known exception');
@@ -102,12 +93,11 @@ my @ok = judge($k, 'a', $cfg{a}, run(['swap-classic', 'vr', 'pass'], ['swap-clas
 is(scalar @ok, 0, 'all as expected') or diag explain \@ok;
 
 my @bad = judge($k, 'a', $cfg{a}, run(['swap-classic', 'a', 'fail'], ['swap-classic', 'b', 'skip', 'needs CONFIG_VRANGE'],
-				      ['swap-classic', 'c', 'skip', 'could not'], ['swap-classic', 'madv_free_x', 'pass']));
+				      ['swap-classic', 'c', 'skip', 'could not']));
 my %what = map { ($_->{id} => $_->{what}) } @bad;
 is($what{'p/a'}, 'unexpected failure', 'failure caught');
 is($what{'p/b'}, 'unexpected skip', 'a skip naming an option the .config has');
 is($what{'p/c'}, 'unexpected skip', 'a skip naming nothing');
-is($what{'p/madv_free_x'}, 'unexpected pass', 'a pass of a test that needs an option the .config lacks');
 my ($fb) = grep { $_->{id} eq 'p/b' } @bad;
 is($fb->{why}[0], 'it skipped for want of CONFIG_VRANGE, which this variant and mode have', '... with why');
 my ($fa) = grep { $_->{id} eq 'p/a' } @bad;
@@ -185,7 +175,11 @@ VMAB_NEEDS("droppable_*", "CONFIG_MAP_DROPPABLE");
 VMAB_NEEDS("droppable_swapped", "swap");
 VMAB_NEEDS("vrange_fuzz", "");
 VMAB_NEEDS("lru_only", "mglru,no_vrange");
+VMAB_NEEDS("drop_fork", "droppable,memcg");
+VMAB_NEEDS("both_*", "vrange");
+VMAB_NEEDS("both_ways", "no_vrange");
 EOC
+	spew("$suite/sng.sh", qq{#!/bin/sh\n# VMAB_NEEDS("*", "");\n# VMAB_NEEDS("ksm", "ksm");\nVMAB_NEEDS("not_a_comment", "ksm");\n});
 	spew("$suite/selftests.list", "once vmselftest khugepaged timeout=600 needs=thp,swap failcount cpu0 khugepaged\n" .
 	     "once vmselftest compaction_test compaction_test\n");
 	my $dk = load_known((tempfile(UNLINK => 1))[1], $suite);
@@ -202,7 +196,39 @@ EOC
 	is($w->('old', 'vrange_fuzz', 'swap-classic'), 'pass', 'a name that says vrange, declared to need nothing');
 	is($w->('drop', 'vrange_fuzz', 'swap-classic'), 'pass', '... on a kernel without vrange too');
 	is($w->('drop', 'vrange_fuzz', 'swap-classic', status => 'skip', reason => 'needs CONFIG_VRANGE'), 'pass',
-	   'a declaration settles it: the skip reason adds no need');
+	   'a declaration settles it: a skip naming what it does not declare is unexpected');
+	is($w->('old', 'vrange_fuzz', 'swap-classic', status => 'skip', reason => 'needs CONFIG_VRANGE'), 'pass',
+	   '... even where that option is on');
+	is($w->('old', 'droppable_basic', 'swap-classic', status => 'skip', reason => 'needs CONFIG_MEMCG (no memory controller)'),
+	   'pass', '... even where a declared need is unmet: the declaration does not say when the test runs');
+	my (undef, $ow) = expect($dk, 'old', $c{old}, { test => 'drop_test/droppable_basic', mode => 'swap-classic',
+						 status => 'skip', reason => 'needs CONFIG_MEMCG (no memory controller)' });
+	like($ow, qr{skipped for want of CONFIG_MEMCG, which its declaration \(suite/drop_test\.c:1\) does not list},
+	     '... saying which need and which declaration');
+	is($w->('old', 'droppable_basic', 'swap-classic', status => 'skip',
+		reason => 'CONFIG_MAP_DROPPABLE=n (mmap(MAP_DROPPABLE) is EINVAL)'), 'skip', 'a skip naming the declared need: expected');
+	is($w->('drop', 'droppable_swapped', 'noswap-classic', status => 'skip', reason => 'no swap device active'), 'skip',
+	   '... a declared swap device');
+	is($w->('drop', 'droppable_basic', 'swap-classic', status => 'skip', reason => 'CONFIG_MAP_DROPPABLE=y: it maps'),
+	   'pass', 'a reason naming the declared option the other way is unexpected');
+	is($w->('drop', 'drop_fork', 'swap-classic'), 'skip', 'droppable is a short name: CONFIG_MAP_DROPPABLE, memcg off here');
+	$c{drop}{CONFIG_MEMCG} = 'y';
+	is($w->('drop', 'drop_fork', 'swap-classic'), 'pass', '... and on');
+	is($w->('old', 'drop_fork', 'swap-classic'), 'skip', '... no CONFIG_MAP_DROPPABLE: skip');
+	is($w->('old', 'both_x', 'swap-classic'), 'pass', 'a glob\'s needs');
+	my ($bw, $bwhy) = expect($dk, 'old', $c{old}, { test => 'drop_test/both_ways', mode => 'swap-classic', status => 'pass' });
+	like($bwhy, qr{disagree: CONFIG_VRANGE on at suite/drop_test\.c:6, off at suite/drop_test\.c:7}, 'two declarations that disagree: said');
+	is($w->('old', 'undeclared', 'swap-classic'), 'pass', 'a test no line declares: pass');
+	is($w->('old', 'undeclared', 'swap-classic', status => 'skip', reason => 'needs CONFIG_MAP_DROPPABLE'), 'skip',
+	   '... or a skip for what its reason names and the kernel lacks');
+	my $sng = sub { (expect($dk, $_[0], $c{$_[0]}, { test => "sng/$_[1]", mode => 'swap-classic', status => $_[2] // 'pass',
+						    reason => 'needs CONFIG_KSM (no /sys/kernel/mm/ksm)' }))[0] };
+	is($sng->('old', 'ksm', 'skip'), 'skip', 'a shell program\'s declaration in a comment');
+	is($sng->('old', 'vm'), 'pass', '... "*" declares the rest');
+	is($sng->('old', 'not_a_comment', 'skip'), 'pass', '... a line that is not a comment declares nothing: only "*" matches');
+	my @bad = judge($dk, 'old', $c{old}, [{ test => 'drop_test/droppable_basic', mode => 'swap-classic', status => 'pass' }], []);
+	is_deeply([map { "$_->{what}: want $_->{want}" } @bad], ['unexpected pass: want skip'],
+		  'the judge: a pass of a test that declares an option the .config lacks');
 	is($w->('drop', 'lru_only', 'swap-mglru'), 'pass', 'mglru and an option off: met');
 	is($w->('drop', 'lru_only', 'swap-classic'), 'skip', 'the classic LRU where MGLRU is declared: skip');
 	is($w->('old', 'lru_only', 'swap-mglru'), 'skip', 'vrange on where no_vrange is declared: skip');

@@ -84,12 +84,14 @@ is_deeply([map { $_->{title} } VMAB::Designs::designs()], ['A: vrange', 'B: MADV
 	unlike($md, qr/not measured in this run \(no figures of design `droppable`/, 'not said to be unmeasured');
 }
 
-# The judge reads the same table: a test naming a design needs its option.
+# The judge reads the same table: a skip reason naming a design needs its
+# option, and a declaration's short name for a design is its option.
 use VMAB::Expectations;
-is_deeply(VMAB::Expectations::name_needs('map_droppable_test/drops_on_reclaim'), { CONFIG_MAP_DROPPABLE => 1 },
-	  'the judge: a test naming droppable needs CONFIG_MAP_DROPPABLE');
-is_deeply(VMAB::Expectations::name_needs('scenario_test/scn.both_designs'), { CONFIG_VRANGE => 1, CONFIG_MADV_FREE => 1 },
-	  '... and both_designs needs A and B, not C');
+use VMAB::Needs;
+is_deeply(VMAB::Expectations::reason_needs('no droppable mapping here'), { CONFIG_MAP_DROPPABLE => 1 },
+	  'the judge: a skip reason naming droppable needs CONFIG_MAP_DROPPABLE');
+is($VMAB::Needs::SHORT{$_->{key}}, $_->{kconfig}, "VMAB_NEEDS short name $_->{key} is $_->{kconfig}")
+	for VMAB::Designs::designs();
 
 # The thresholds are the guest's and the contract's numbers.
 my $contract = slurp("$top/docs/contract.md");

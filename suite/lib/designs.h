@@ -23,8 +23,9 @@
  * A fourth design then touches this module, lib_test.c, the tests of its
  * own, and only those runs that choose to time it.
  * The name is what the "# @data" records carry as DK_DESIGN, what test
- * names carry (matrix/lib/VMAB/Expectations.pm reads the Kconfig option a test
- * needs from them) and what matrix/lib/VMAB/Designs.pm keys its titles by.
+ * names carry, the short name a test that needs the design declares
+ * (VMAB_NEEDS, lib/needs.h) and what matrix/lib/VMAB/Designs.pm keys its
+ * titles by.
  */
 #ifndef VMAB_DESIGNS_H
 #define VMAB_DESIGNS_H

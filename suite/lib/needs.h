@@ -10,10 +10,13 @@
  * The first argument is the test's name as its TAP line gives it
  * (fixture.test, fixture.variant.test, or a ksft_* result's name; * globs),
  * the second what it needs: CONFIG_X or CONFIG_X=n, a short name (vrange,
- * madv_free, thp, ksm, memcg, lru_gen; no_NAME for the option off), swap
- * or noswap, mglru or classic.  A test that declares nothing is judged by
- * its name and its skip reason.  The test still skips by itself, saying
- * what it lacks; the declaration tells the judge when that is expected.
+ * madv_free, droppable, thp, ksm, memcg, lru_gen; no_NAME for the option
+ * off), swap or noswap, mglru or classic.  Every test is declared
+ * (matrix/t/suite_names.t fails otherwise); the lines that match a test
+ * add up, so a fixture's glob says what all its tests need and a line of
+ * one test adds its own.  The test still skips by itself, saying what it
+ * lacks; the declaration tells the judge when that is expected, and a
+ * skip whose reason names what the declaration does not list is reported.
  */
 #ifndef VMAB_NEEDS_H
 #define VMAB_NEEDS_H

@@ -3,8 +3,9 @@ package VMAB::Designs;
 # judge read for their titles, columns, config symbols and counters: a new
 # design is one row here (and its kernel patches and guest data), not a
 # list in every module.  A design's key is the value of the "design" field
-# its "# @data" records carry (suite/lib/data_keys.h: DK_DESIGN), and the
-# word a test's name uses for it.
+# its "# @data" records carry (suite/lib/data_keys.h: DK_DESIGN), the word
+# a test's name uses for it and the short name a test that needs it
+# declares (VMAB::Needs).
 #   designs()            -> the rows, in column order
 #   design($key)         -> one row, or undef
 #   design_keys()        -> their keys
@@ -14,10 +15,10 @@ package VMAB::Designs;
 # Each row:
 #   key        the "design" value of its data ("vrange")
 #   letter, title  its letter and column heading ("A", "A: vrange")
-#   kconfig    the Kconfig symbol that builds it in (the judge: a test that
-#              names the design needs it)
-#   names      how a test id or skip reason names it (VMAB::Expectations)
-#   in_both    one of the two designs of 2014 a "both_designs" test needs
+#   kconfig    the Kconfig symbol that builds it in (a test declares it,
+#              or its short name, VMAB::Needs, when it needs the design)
+#   names      how a skip reason names it without the symbol ("no
+#              vrange()"; VMAB::Expectations)
 #   counter_discarded   the /proc/vmstat event of pages reclaim took from
 #                       it (undef: none counts them)
 #   counter_given_back  the event of pages marked (undef: none)
@@ -41,7 +42,7 @@ our @EXPORT_OK = qw(designs design design_keys title measured_designs);
 
 our @DESIGNS = (
 	{ key => 'vrange', letter => 'A', title => 'A: vrange', kconfig => 'CONFIG_VRANGE',
-	  names => qr/(?<![a-z])(?:vrange|sigbus)/i, in_both => 1, core => 1,
+	  names => qr/(?<![a-z])(?:vrange|sigbus)/i, core => 1,
 	  counter_discarded => 'pgvrange_purged', counter_given_back => undef,
 	  mark_op => 'volatile', unmark_op => 'nonvolatile_after_purge', marked_as => 'volatile',
 	  detected_by => 'purged flag per object', taken_back_by => 'vrange(NONVOLATILE)',
@@ -56,7 +57,7 @@ our @DESIGNS = (
 		write => 'does not unmark: the page may still be purged',
 	  } },
 	{ key => 'madv_free', letter => 'B', title => 'B: MADV_FREE', kconfig => 'CONFIG_MADV_FREE',
-	  names => qr/(?<![a-z])(?:madv_?free|lazyfree)/i, in_both => 1, core => 1,
+	  names => qr/(?<![a-z])(?:madv_?free|lazyfree)/i, core => 1,
 	  counter_discarded => 'pglazyfreed', counter_given_back => 'pglazyfree',
 	  mark_op => 'madv_free', unmark_op => undef,
 	  no_unmark => 'no unmark: a write to a page cancels its discard', marked_as => 'lazily freed',
@@ -75,7 +76,7 @@ our @DESIGNS = (
 	# droppable page is dropped by try_to_unmap_one() and freed uncounted;
 	# suite/lib/designs.h says how).
 	{ key => 'droppable', letter => 'C', title => 'C: MAP_DROPPABLE', kconfig => 'CONFIG_MAP_DROPPABLE',
-	  names => qr/(?<![a-z])droppable/i, in_both => 0, core => 0,
+	  names => qr/(?<![a-z])droppable/i, core => 0,
 	  counter_discarded => undef, counter_given_back => undef,
 	  mark_op => undef, unmark_op => undef,
 	  no_unmark => 'no unmark: the whole mapping stays droppable', marked_as => 'droppable',

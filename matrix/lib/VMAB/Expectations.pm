@@ -1,22 +1,25 @@
 package VMAB::Expectations;
 # Judging a boot's results against what the variant's .config implies
 # (SPEC 7): a test passes unless it needs something the variant or the mode
-# lacks, and then it skips, saying what.  What a test needs is, first, what
-# it declares (VMAB::Needs: VMAB_NEEDS lines in the C programs, needs= in
-# suite/selftests.list); for a test that declares nothing, it is read from
-#   - its id (program/name): naming a design (VMAB::Designs: vrange or
-#     sigbus; madv_free, madvfree or lazyfree; droppable) or an optional
-#     feature (thp, khugepaged, transhuge; ksm; memcg; lru_gen) means it
-#     needs that option; "absent" in the name means it needs the option
-#     off; "both_designs" needs designs A and B;
-#   - the reason it skipped: every CONFIG_X it names ("needs CONFIG_X",
-#     "CONFIG_X=n": X on; "CONFIG_X=y": X off), else an option it names as
-#     a name would, except one the name already settles;
-#     "swap device": an active swap device (CONFIG_SWAP=y and a swap-* mode).
-# A skip is expected when some need is unmet, a pass when all are met; so a
-# skip whose reason names an option the .config has, a skip of a test whose
-# declared needs are all met, or a pass of a test that needs an option the
-# .config lacks, is unexpected.
+# lacks, and then it skips, saying what.  What a test needs is what it
+# declares (VMAB::Needs: VMAB_NEEDS lines in the programs, needs= in
+# suite/selftests.list); every test of the suite declares it
+# (matrix/t/suite_names.t), and its name says nothing to the judge.
+# A skip's reason is read too ("needs CONFIG_X", "CONFIG_X=n": X on;
+# "CONFIG_X=y": X off; else an option it names as VMAB::Designs and the
+# optional features below name it, "no vrange()"; "swap device": an
+# active swap device), as a check on the declaration:
+#   - a declared test is expected to skip when a declared need is unmet,
+#     to pass when all are met; and a skip whose reason names a need the
+#     declaration does not list, or lists the other way, is unexpected
+#     whatever the .config, since the declaration then does not say when
+#     the test runs (fix the VMAB_NEEDS line, or the test);
+#   - a test that declares nothing (a result of a program the sources no
+#     longer have) is expected to pass, or to skip for want of what its
+#     reason names and this variant or mode lacks.
+# So a skip whose reason names an option the .config has, a skip of a test
+# whose declared needs are all met, or a pass of a test that needs an
+# option the .config lacks, is unexpected.
 # matrix/known.tsv lists the exceptions, each with its reason (load_known).
 # A benchmark (a bench_* program) that ended on a jiffies clocksource timed
 # itself in 4 ms steps: that is unexpected too (clock_problems); so is a
@@ -28,14 +31,14 @@ use Exporter 'import';
 use VMAB::File qw(slurp);
 use VMAB::Designs qw(designs);
 use VMAB::Kconfig qw(parse_config);
-use VMAB::Needs qw(load_declarations glob_re);
+use VMAB::Needs qw(load_declarations needs_of glob_re);
 use VMAB::Record qw(prog_of);
 use VMAB::Variants qw(mode_traits);
 
 our @EXPORT_OK = qw(load_known load_config expect judge data_problems);
 
-# The options a test's id or skip reason may name, and how it names them
-# (a SIGBUS on a purged page is design A's alone).
+# The options a skip reason may name without its CONFIG_ symbol, and how it
+# names them (a SIGBUS on a purged page is design A's alone).
 # The designs' rows come from their one table (VMAB::Designs).
 my @NAMED = (
 	(map { [$_->{kconfig} => $_->{names}] } designs()),
@@ -44,8 +47,6 @@ my @NAMED = (
 	[CONFIG_MEMCG => qr/(?<![a-z])memcg/i],
 	[CONFIG_LRU_GEN => qr/(?<![a-z])lru_gen/i],
 );
-# Designs A and B (a scenario "both_designs" needs both).
-my @DESIGNS = map { [$_->{kconfig} => $_->{names}] } grep { $_->{in_both} } designs();
 
 # load_known($file, [$suite]) -> [{test, variant, mode (globs as regexes),
 # outcome, why, line}], then, given the suite's folder, its declarations
@@ -76,17 +77,6 @@ sub load_config {
 	my ($file) = @_;
 	die "no $file: the judge needs the variant's .config\n" unless -s $file;
 	return parse_config(slurp($file));
-}
-
-# name_needs("prog/name") -> { CONFIG_X => 1 (on) | 0 (off) }
-sub name_needs {
-	my ($id) = @_;
-	my %need;
-	for my $d (@NAMED) {
-		$need{$d->[0]} = $id =~ /absent/ ? 0 : 1 if $id =~ $d->[1];
-	}
-	$need{$_->[0]} = 1 for $id =~ /both_designs/ ? @DESIGNS : ();
-	return \%need;
 }
 
 # reason_needs("needs CONFIG_MEMCG (...)") -> { CONFIG_X | swap => 1 | 0 }
@@ -122,18 +112,8 @@ sub unmet {
 	return @un;
 }
 
-# declared($known, $id) -> (needs, where) of the declarations that match
-# the test (later ones override earlier ones need by need), or ().
-sub declared {
-	my ($known, $id) = @_;
-	my @d = grep { $_->{needs} && $id =~ $_->{test} } @$known;
-	return () unless @d;
-	return ({ map { %{$_->{needs}} } @d }, join(', ', map { $_->{where} } @d));
-}
-
 # expect($known, $variant, $config, $test) -> (pass|skip, why): what $test
-# (a VMAB::Record result: {test, mode, status, reason}) should have done.  A skip's own reason counts:
-# it is expected when what it names is missing here.
+# (a VMAB::Record result: {test, mode, status, reason}) should have done.
 sub expect {
 	my ($known, $variant, $config, $t) = @_;
 	for my $k (grep { $_->{outcome} } @$known) {
@@ -141,25 +121,31 @@ sub expect {
 			if $t->{test} =~ $k->{test} && $variant =~ $k->{variant}
 			&& $t->{mode} =~ $k->{mode};
 	}
-	# A declaration settles it: the skip reason cannot add a need.
-	if (my ($need, $where) = declared($known, $t->{test})) {
+	my $skipped = ($t->{status} // '') eq 'skip';
+	my $by_reason = $skipped ? reason_needs($t->{reason} // '') : {};
+	if (my ($need, $where, $conflicts) = needs_of($known, $t->{test})) {
+		return ('pass', "its declarations ($where) disagree: @$conflicts") if @$conflicts;
+		# The reason checks the declaration: it names no other need.
+		my @other = grep { !exists $need->{$_} || !$need->{$_} != !$by_reason->{$_} } sort keys %$by_reason;
+		return ('pass', "it skipped for want of " . join(', ', map { wanted($_, $by_reason->{$_}) } @other)
+			. ", which its declaration ($where) does not list") if @other;
 		my @un = unmet($need, $config, $t->{mode});
 		return ('skip', "it declares ($where) what this variant or mode lacks: @un") if @un;
 		return ('pass', "its declared needs ($where) are all met here");
 	}
-	my $by_name = name_needs($t->{test});
-	my @un = unmet($by_name, $config, $t->{mode});
-	return ('skip', "its name needs what this variant or mode lacks: @un") if @un;
-	return ('pass', '') unless ($t->{status} // '') eq 'skip';
-	# What the name settles (and this kernel has), the reason cannot undo.
-	my $need = reason_needs($t->{reason} // '');
-	delete @$need{keys %$by_name};
-	return ('pass', 'its skip reason names nothing this variant or mode lacks') unless %$need;
-	@un = unmet($need, $config, $t->{mode});
+	return ('pass', 'it declares no needs (VMAB_NEEDS) and did not skip') unless $skipped;
+	return ('pass', 'it declares no needs (VMAB_NEEDS), and its skip reason names nothing this variant or mode lacks')
+		unless %$by_reason;
+	my @un = unmet($by_reason, $config, $t->{mode});
 	return ('skip', join(', ', @un)) if @un;
-	my @named = map { $_ eq 'swap' ? 'an active swap device'
-			  : $need->{$_} ? $_ : "$_ off" } sort keys %$need;
-	return ('pass', "it skipped for want of @named, which this variant and mode have");
+	return ('pass', 'it skipped for want of ' . join(' ', map { wanted($_, $by_reason->{$_}) } sort keys %$by_reason)
+		. ', which this variant and mode have');
+}
+
+# A need as words: "an active swap device", "CONFIG_X", "CONFIG_X off".
+sub wanted {
+	my ($k, $v) = @_;
+	return $k eq 'swap' ? ($v ? 'an active swap device' : 'no swap device') : $v ? $k : "$k off";
 }
 
 # judge($known, $variant, $config, \@records, \@programs) -> list of problems,
