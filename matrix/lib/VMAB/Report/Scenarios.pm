@@ -16,7 +16,7 @@ use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Report::Html qw(md_table);
-use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data of where range_str tally median columns
+use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data reclaim_order of where range_str tally median columns
 	$NOT_MEASURED @MODE_ORDER);
 
 our $PROG = 'scenario_test';
@@ -248,14 +248,6 @@ sub q_accounting {
 		'; `pglazyfree` rose by ' . range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{counter_marked} } @np) .
 		'; the `nr_lazyfree` gauge by ' .
 		range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{nr_lazyfree_delta} } @np) . ".\n" : '');
-}
-
-# The reclaim-order figures of suite/reclaim_test.c for one design and
-# THP setting ("off", "always", "madvise"; a record without one is "off").
-sub reclaim_order {
-	my ($m, $design, $thp) = @_;
-	return data_of_kind($m, 'reclaim_order',
-			    sub { ($_[0]{design} // '') eq $design && ($_[0]{thp} // 'off') eq $thp });
 }
 
 sub q_lru {
