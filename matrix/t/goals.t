@@ -26,6 +26,43 @@ is_deeply([map { [@$_{qw(variant mode taken share)}] } @{VMAB::Report::Goals::fi
 	  '... B: the cells it came from, swap on only');
 is(VMAB::Report::Goals::first_pass(\@data, 'droppable'), undef, '... C: no runs, no goal');
 
+# Design C is no variant of scenario_test: its figures are its own tests'
+# (suite/reclaim_test.c, suite/droppable_test.c), read by the same rules.
+{
+	my $ro = sub { my ($thp, $taken, $sw) = @_; { prog => 'reclaim_test', kind => 'reclaim_order', design => 'droppable',
+		thp => $thp, marked_pages => 2048, marked_taken => $taken, unmarked_pages => 2048, unmarked_swapped => $sw } };
+	my $dr = sub { { prog => 'droppable_test', kind => 'droppable', design => 'droppable', @_ } };
+	my @common = ($dr->(scenario => 'thp', pages => 1024, pages_discarded => 1024, thp_kb => 4096),
+		$dr->(scenario => 'memcg_accounting', pages => 1024, pages_discarded => 1000, memcg_anon_delta_kb => 4096,
+		      memcg_anon_lru_delta_kb => 16, memcg_file_lru_delta_kb => 4064, memcg_counter_discarded => 0));
+	my $cm = { variants => { droppable => { modes => {
+		'swap-classic' => { data => [$ro->('off', 2048, 2051), $ro->('always', 1900, 2051), @common,
+			$dr->(scenario => 'dirty_dropped_not_swapped', pages => 1024, pages_discarded => 1024, pswpout => 2048)] },
+		'swap-mglru' => { data => [$ro->('off', 1900, 2000), @common] },
+		'noswap-classic' => { data => [$ro->('off', 2048, 0), @common,
+			$dr->(scenario => 'dirty_dropped_not_swapped', pages => 1024, pages_discarded => 1020, pswpout => 0),
+			$dr->(scenario => 'dirty_dropped_not_swapped', pages => 1024, pages_discarded => 0, pswpout => 0)] },
+	} } } };
+	my $fo = VMAB::Report::Goals::first_reclaim($cm, [all_data($cm)], 'droppable');
+	is_deeply($fo, { threshold => 0.95, n => 2, share => 1900 / 2048, taken => 1900,
+			 swapped_kb => 8000, marked => 2048, met => 1, source => 'suite/reclaim_test.c',
+			 runs => [{ variant => 'droppable', mode => 'swap-classic', taken => 2048, marked => 2048, share => 1, swapped_kb => 8204 },
+				  { variant => 'droppable', mode => 'swap-mglru', taken => 1900, marked => 2048, share => 1900 / 2048,
+				    swapped_kb => 8000 }] },
+		  'C: reclaim of the marked size from reclaim_test, THP off and swap on only, swapped pages as kB');
+	is(VMAB::Report::Goals::first_reclaim($cm, [all_data($cm)], 'vrange'), undef, '... A still from scenario_test: none here');
+	is_deeply(VMAB::Report::Goals::drop_thp($cm, 'droppable'), { dropped => 1024, pages => 1024, thp_kb => 4096, n => 3 },
+		  'C: huge pages dropped by MADV_PAGEOUT');
+	is_deeply(VMAB::Report::Goals::drop_write($cm, 'droppable'), { kept => 4, pages => 1024, n => 3 },
+		  'C: written (dirty) pages kept, the median');
+	is_deeply(VMAB::Report::Goals::drop_accounting($cm, 'droppable'),
+		  { n => 3, still => 3, pages => 1024, dropped => 1000, anon_kb => 4096, file_lru_kb => 4064, anon_lru_kb => 16 },
+		  'C: memory.stat on writing, and no counter for what reclaim dropped');
+	is_deeply(VMAB::Report::Goals::drop_swapless($cm, 'droppable'), { runs => 2, purging => 1 },
+		  'C: runs without swap, and those that dropped pages');
+	is(VMAB::Report::Goals::drop_thp($cm, 'madv_free'), undef, '... none of another design');
+}
+
 my $k = VMAB::Report::Goals::keep_shares($m, 'madv_free');
 is_deeply({ %$k, shares => scalar @{$k->{shares}} }, { met => 3, n => 10, share => 0.878, threshold => 0.9, shares => 10 },
 	  'churn against keep, B');

@@ -185,7 +185,8 @@ is_deeply([grep { !@{$_->{source}} || grep { $_->[1] !~ m{^https://} } @{$_->{so
 	my $cited = VMAB::Report::After::section($m);
 	like($cited, qr/^\| `MAP_DROPPABLE` \|/m, 'without C\'s figures, MAP_DROPPABLE is cited');
 	my %mm = (%$m, variants => { %{$m->{variants}}, droppable => { modes => { 'swap-classic' => { data => [
-		datum(%rec, design => 'droppable', pages_discarded => 2048, detect => 'zero_page', first_pass_discarded => 2048) ] } } } });
+		{ prog => 'reclaim_test', kind => 'reclaim_order', design => 'droppable', thp => 'off', marked_pages => 2048,
+		  marked_taken => 2048, unmarked_pages => 2048, unmarked_swapped => 2051 } ] } } } });
 	my $measured = VMAB::Report::After::section(\%mm);
 	unlike($measured, qr/^\| `MAP_DROPPABLE` \|/m, 'with them, it leaves the cited table');
 	like($measured, qr/^`MAP_DROPPABLE` \(Linux 6\.11 \(2024\), 64-bit\) is measured here, as design C: .*\[commit 9651fcedf7b9 /m,
@@ -194,7 +195,22 @@ is_deeply([grep { !@{$_->{source}} || grep { $_->[1] !~ m{^https://} } @{$_->{so
 	is(scalar(() = $measured =~ /^\| (?:Darwin|Windows|Android ashmem)/mg), 3, '... Darwin, Windows and ashmem among them');
 	my @f = VMAB::Report::Summary::figures(\%mm);
 	is_deeply([sort keys %{$f[0]}], [qw(droppable figure madv_free vrange)], 'the headline figures get a column for C');
-	is($f[0]{droppable}, '100% (median of 1 runs); at least 95% in 1 of 1', '... from the same goal code as A and B');
+	is($f[0]{droppable}, '100% (median of 1 runs); at least 95% in 1 of 1 (`suite/reclaim_test.c`, THP off)',
+	   '... from the same goal code as A and B, on its reclaim_test records (no variant of scenario_test)');
+	push @{$mm{variants}{droppable}{modes}{'swap-classic'}{data}}, map { { prog => 'droppable_test', kind => 'droppable',
+		design => 'droppable', pages => 1024, pages_discarded => 1024, %$_ } } { scenario => 'thp', thp_kb => 4096 },
+		{ scenario => 'dirty_dropped_not_swapped' }, { scenario => 'memcg_accounting', memcg_counter_discarded => 0,
+		  memcg_anon_delta_kb => 4096, memcg_file_lru_delta_kb => 4064, memcg_anon_lru_delta_kb => 16 };
+	my %csem = map { $_->{aspect} => $_->{droppable_measured} } VMAB::Report::Summary::semantics(\%mm);
+	is_deeply([@csem{'How loss is signalled', 'Transparent huge pages', 'A write after marking'}],
+		  ['not measured in this run', '1024 of 1024 droppable pages of THP (4096 kB mapped huge) lost to `MADV_PAGEOUT` (median of 1 runs)',
+		   '0 of 1024 written pages kept (median of 1 runs)'], 'C seen: from droppable_test where it has the figure');
+	is_deeply([map { $_->{droppable} } VMAB::Report::Scenarios::answers(\%mm)], [
+		'no counter moved (memcg_counter_discarded, memory.stat `pglazyfreed`: 0 in 1 of 1 runs) while memory.reclaim ' .
+		'dropped 1024 of 1024 pages; memory.stat on writing them: anon +4096 kB, file LRU +4064 kB, anon LRU +16 kB (median, 1 runs)',
+		'reclaim of the marked size took 2048 of 2048 marked pages, swapped 8204 kB unmarked (median, 1 runs of ' .
+		'`suite/reclaim_test.c`, THP off; reclaim counts no page it drops, so memory.reclaim of that size goes on to swap)',
+		('not measured in this run') x 4], 'C answers: accounting and LRU from its tests; without swap: no run here');
 	my $md = VMAB::Report::Summary::section(\%mm, tempdir(CLEANUP => 1));
 	like($md, qr/^\| figure \| A: vrange \| B: MADV_FREE \| C: MAP_DROPPABLE \|$/m, '... and the summary renders it');
 	unlike($md, qr/C: MAP_DROPPABLE \(`CONFIG_MAP_DROPPABLE`\): not measured/, '... not said to be unmeasured');

@@ -34,6 +34,9 @@ package VMAB::Designs;
 #   core       the report's summary, questions and scenario tables give it
 #              a column even when this run has no figures of it (C gets
 #              one only when matrix.json has its figures)
+#   no_scenarios  it is no variant of suite/scenario_test.c (no mark, no
+#              unmark): the report reads its figures from its own programs'
+#              records (reclaim_test, droppable_test; VMAB::Report::Goals)
 use strict;
 use warnings;
 use Exporter 'import';
@@ -76,7 +79,7 @@ our @DESIGNS = (
 	# droppable page is dropped by try_to_unmap_one() and freed uncounted;
 	# suite/lib/designs.h says how).
 	{ key => 'droppable', letter => 'C', title => 'C: MAP_DROPPABLE', kconfig => 'CONFIG_MAP_DROPPABLE',
-	  names => qr/(?<![a-z])droppable/i, core => 0,
+	  names => qr/(?<![a-z])droppable/i, core => 0, no_scenarios => 1,
 	  counter_discarded => undef, counter_given_back => undef,
 	  mark_op => undef, unmark_op => undef,
 	  no_unmark => 'no unmark: the whole mapping stays droppable', marked_as => 'droppable',

@@ -6,6 +6,10 @@ package VMAB::Report::Data;
 #   with_seen(\@base, @names)     -> @base, then the @names it lacks, sorted, once
 #   data_of_kind($m, $kind[, $keep]) -> ({ variant, mode, d => datum }, ...)
 #   all_data($m)                  -> the scenario records (kind "scenario")
+#   reclaim_order($m, $design, $thp) -> suite/reclaim_test.c's reclaim-order
+#                                    records of one design and THP setting
+#   dropped($m, $design, $scenario) -> suite/droppable_test.c's records
+#                                    (kind "droppable") of one scenario
 #   of(\@data, $design, @scenarios) -> those of one design and those scenarios
 #   collect($m, $bench)           -> { variant => { mode => [bench data] } }
 #   collect_stressng($m)          -> { variant => { stressor => datum } }
@@ -25,7 +29,7 @@ use VMAB::Designs qw(designs);
 use VMAB::Results qw(load_json);
 use VMAB::Variants qw(report_order mode_order);
 
-our @EXPORT_OK = qw(variant_names ordered with_seen data_of_kind all_data of collect collect_stressng
+our @EXPORT_OK = qw(variant_names ordered with_seen data_of_kind all_data reclaim_order dropped of collect collect_stressng
 	columns median tally range_str where host_bench host_matrix $NOT_MEASURED @VARIANT_ORDER @MODE_ORDER);
 
 our @VARIANT_ORDER = report_order();	# matrix/variants.conf
@@ -66,6 +70,18 @@ sub data_of_kind {
 }
 
 sub all_data { return data_of_kind($_[0], 'scenario') }
+
+# ("off", "always", "madvise"; a record without one is "off")
+sub reclaim_order {
+	my ($m, $design, $thp) = @_;
+	return data_of_kind($m, 'reclaim_order',
+			    sub { ($_[0]{design} // '') eq $design && ($_[0]{thp} // 'off') eq $thp });
+}
+
+sub dropped {
+	my ($m, $design, $sc) = @_;
+	return data_of_kind($m, 'droppable', sub { ($_[0]{design} // '') eq $design && ($_[0]{scenario} // '') eq $sc });
+}
 
 sub of {
 	my ($data, $design, @scn) = @_;

@@ -9,6 +9,11 @@ package VMAB::Report::Goals;
 #       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
+#   first_reclaim($m, \@scenario_data, $design) -> first_pass, or for a
+#       design that is no variant of scenario_test (VMAB::Designs
+#       no_scenarios) the same from reclaim_test, THP off, with source
+#   drop_thp, drop_write, drop_accounting, drop_swapless ($m, $design) ->
+#       suite/droppable_test.c's figures (undef: no runs), below
 #   churn_rows($m) -> ({ variant, mode, threads, by => {design => datum},
 #       ratio => {design => x DONTNEED}, free, vrange_vs_free,
 #       keep => {design => share of keep}, control }, ...) in report order
@@ -30,8 +35,10 @@ use strict;
 use warnings;
 use Exporter 'import';
 use List::Util qw(min max);
-use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind median where host_matrix @VARIANT_ORDER @MODE_ORDER);
+use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind reclaim_order dropped median where host_matrix
+	@VARIANT_ORDER @MODE_ORDER);
 use VMAB::Variants qw(mode_traits);
+use VMAB::Designs qw(design);
 
 our @EXPORT_OK = qw(%THRESHOLD);
 
@@ -72,14 +79,74 @@ sub first_pass {
 	my @fp = grep { mode_traits($_->{mode})->{swap} && ($_->{d}{pages_marked} // 0) > 0 &&
 			defined $_->{d}{first_pass_discarded} } of($data, $design, 'memcg_reclaim')
 		or return undef;
-	my @cells = map { { variant => $_->{variant}, mode => $_->{mode}, taken => $_->{d}{first_pass_discarded},
-			    marked => $_->{d}{pages_marked}, swapped_kb => $_->{d}{first_pass_keep_swapped_kb},
-			    share => $_->{d}{first_pass_discarded} / $_->{d}{pages_marked} } } @fp;
+	return pass_of(map { { variant => $_->{variant}, mode => $_->{mode}, taken => $_->{d}{first_pass_discarded},
+			       marked => $_->{d}{pages_marked}, swapped_kb => $_->{d}{first_pass_keep_swapped_kb},
+			       share => $_->{d}{first_pass_discarded} / $_->{d}{pages_marked} } } @fp);
+}
+
+# The goal over cells { variant, mode, taken, marked, swapped_kb, share }.
+sub pass_of {
+	my @cells = @_;
 	my $t = $THRESHOLD{first_taken};
 	return { threshold => $t, runs => \@cells, n => scalar @cells,
 		 share => median(map { $_->{share} } @cells), taken => median(map { $_->{taken} } @cells),
 		 swapped_kb => median(map { $_->{swapped_kb} } @cells), marked => $cells[0]{marked},
 		 met => scalar(grep { $_->{share} >= $t } @cells) };
+}
+
+# suite/reclaim_test.c's records of THP off with swap on: the same test of
+# every design (its unmarked_swapped in 4 KiB pages, pswpout).
+sub first_order {
+	my ($m, $design) = @_;
+	my @ro = grep { mode_traits($_->{mode})->{swap} && ($_->{d}{marked_pages} // 0) > 0 && defined $_->{d}{marked_taken} }
+		reclaim_order($m, $design, 'off') or return undef;
+	my $g = pass_of(map { my $d = $_->{d}; { variant => $_->{variant}, mode => $_->{mode}, taken => $d->{marked_taken},
+		marked => $d->{marked_pages}, share => $d->{marked_taken} / $d->{marked_pages},
+		swapped_kb => defined $d->{unmarked_swapped} ? 4 * $d->{unmarked_swapped} : undef } } @ro);
+	return { %$g, source => 'suite/reclaim_test.c' };
+}
+
+sub first_reclaim {
+	my ($m, $data, $design) = @_;
+	return (design($design) // {})->{no_scenarios} ? first_order($m, $design) : first_pass($data, $design);
+}
+
+# ---- design C's own tests (suite/droppable_test.c): the figures A and B's
+# scenarios give, where it has them ----
+
+# Two huge pages of a droppable mapping, MADV_PAGEOUT: { dropped, pages,
+# thp_kb (mapped huge before), n }, medians.
+sub drop_thp {
+	my @t = dropped($_[0], $_[1], 'thp') or return undef;
+	return { dropped => median(map { $_->{d}{pages_discarded} } @t), pages => $t[0]{d}{pages},
+		 thp_kb => median(map { $_->{d}{thp_kb} } @t), n => scalar @t };
+}
+
+# Every page written (dirty), then MADV_PAGEOUT: { kept (written pages not
+# dropped, median), pages, n }.
+sub drop_write {
+	my @w = grep { defined $_->{d}{pages} && defined $_->{d}{pages_discarded} }
+		dropped($_[0], $_[1], 'dirty_dropped_not_swapped') or return undef;
+	return { kept => median(map { $_->{d}{pages} - $_->{d}{pages_discarded} } @w), pages => $w[0]{d}{pages},
+		 n => scalar @w };
+}
+
+# memory.stat on writing a mapping, then memory.reclaim of its size: { n,
+# still (runs whose memory.stat pglazyfreed moved by 0), pages, and the
+# medians dropped, anon_kb, file_lru_kb, anon_lru_kb }.
+sub drop_accounting {
+	my @a = dropped($_[0], $_[1], 'memcg_accounting') or return undef;
+	my %med = map { my $k = $_->[1]; ($_->[0] => median(map { $_->{d}{$k} } @a)) } [dropped => 'pages_discarded'],
+		[anon_kb => 'memcg_anon_delta_kb'], [file_lru_kb => 'memcg_file_lru_delta_kb'], [anon_lru_kb => 'memcg_anon_lru_delta_kb'];
+	return { %med, n => scalar @a, pages => $a[0]{d}{pages},
+		 still => scalar(grep { defined $_->{d}{memcg_counter_discarded} && $_->{d}{memcg_counter_discarded} == 0 } @a) };
+}
+
+# Dirty pages and MADV_PAGEOUT with no swap device active: { runs, purging
+# (runs in which pages were dropped) }.
+sub drop_swapless {
+	my @r = grep { !mode_traits($_->{mode})->{swap} } dropped($_[0], $_[1], 'dirty_dropped_not_swapped') or return undef;
+	return { runs => scalar @r, purging => scalar(grep { ($_->{d}{pages_discarded} // 0) > 0 } @r) };
 }
 
 # ---- allocator churn ----

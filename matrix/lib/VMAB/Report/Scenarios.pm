@@ -16,7 +16,7 @@ use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Report::Html qw(md_table);
-use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data of where range_str tally median columns
+use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data reclaim_order of where range_str tally median columns
 	$NOT_MEASURED @MODE_ORDER);
 
 our $PROG = 'scenario_test';
@@ -250,14 +250,6 @@ sub q_accounting {
 		range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{nr_lazyfree_delta} } @np) . ".\n" : '');
 }
 
-# The reclaim-order figures of suite/reclaim_test.c for one design and
-# THP setting ("off", "always", "madvise"; a record without one is "off").
-sub reclaim_order {
-	my ($m, $design, $thp) = @_;
-	return data_of_kind($m, 'reclaim_order',
-			    sub { ($_[0]{design} // '') eq $design && ($_[0]{thp} // 'off') eq $thp });
-}
-
 sub q_lru {
 	my ($data, $m) = @_;
 	$m //= {};
@@ -459,10 +451,11 @@ sub a_accounting {
 }
 
 sub a_lru {
-	my ($data, $design) = @_;
-	my $g = VMAB::Report::Goals::first_pass($data, $design) or return $NOT_MEASURED;
-	return sprintf('reclaim of the marked size took %s of %s marked pages, swapped %s kB unmarked (median, %d runs)',
-		$g->{taken} // '?', $g->{marked} // '?', $g->{swapped_kb} // '?', $g->{n});
+	my ($data, $design, $m) = @_;
+	my $g = VMAB::Report::Goals::first_reclaim($m // {}, $data, $design) or return $NOT_MEASURED;
+	return sprintf('reclaim of the marked size took %s of %s marked pages, swapped %s kB unmarked (median, %d runs%s)',
+		$g->{taken} // '?', $g->{marked} // '?', $g->{swapped_kb} // '?', $g->{n}, $g->{source}
+		? " of `$g->{source}`, THP off; reclaim counts no page it drops, so memory.reclaim of that size goes on to swap" : '');
 }
 
 sub a_sigbus {
@@ -482,6 +475,25 @@ sub a_swapless {
 	my ($data, $design) = @_;
 	my $t = swapless_totals($data)->{$design} or return $NOT_MEASURED;
 	return "discarded without swap in $t->{purging} of $t->{runs} pressure runs";
+}
+
+# A design that is no variant of scenario_test (VMAB::Designs no_scenarios)
+# answers from its own tests where own_KEY($data, $design, $matrix) exists,
+# else as a_KEY does.
+sub own_accounting {
+	my (undef, $design, $m) = @_;
+	my $g = VMAB::Report::Goals::drop_accounting($m, $design) or return $NOT_MEASURED;
+	my $kb = sub { defined $_[0] ? sprintf('%+d kB', $_[0]) : '?' };
+	return ($g->{still} == $g->{n} ? 'no counter moved' : 'a counter moved in ' . ($g->{n} - $g->{still}) . " of $g->{n} runs") .
+		" (memcg_counter_discarded, memory.stat `pglazyfreed`: 0 in $g->{still} of $g->{n} runs) while memory.reclaim dropped " .
+		($g->{dropped} // '?') . ' of ' . ($g->{pages} // '?') . ' pages; memory.stat on writing them: anon ' . $kb->($g->{anon_kb}) .
+		', file LRU ' . $kb->($g->{file_lru_kb}) . ', anon LRU ' . $kb->($g->{anon_lru_kb}) . " (median, $g->{n} runs)";
+}
+
+sub own_swapless {
+	my (undef, $design, $m) = @_;
+	my $t = VMAB::Report::Goals::drop_swapless($m, $design) or return $NOT_MEASURED;
+	return "dropped without swap in $t->{purging} of $t->{runs} runs (dirty pages, `MADV_PAGEOUT`)";
 }
 
 sub a_cost {
@@ -516,8 +528,8 @@ sub questions {
 sub answers {
 	my ($m) = @_;
 	my @data = all_data($m);
-	return map { my $q = $_; my $answer = __PACKAGE__->can("a_$q->{key}");
-		     +{ %$q, map { $_ => $answer->(\@data, $_) } columns($m) } } questions();
+	return map { my $q = $_; my ($answer, $own) = map { __PACKAGE__->can("${_}_$q->{key}") } qw(a own);
+		     +{ %$q, map { $_ => ((design($_)->{no_scenarios} && $own) || $answer)->(\@data, $_, $m) } columns($m) } } questions();
 }
 
 # The evidence: what the scenarios are, then each question's figures.

@@ -49,6 +49,17 @@ our @SEMANTICS = (
 	 }],
 );
 
+# The same seen of a design that is no variant of scenario_test (VMAB::Designs
+# no_scenarios), from its own tests (VMAB::Report::Goals), by the promise's
+# key ($matrix, $design); an aspect without one here is not measured.
+our %OWN = (
+	thp => sub { my $g = VMAB::Report::Goals::drop_thp(@_) or return;
+		sprintf('%s of %s droppable pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)',
+			(map { $_ // '?' } @$g{qw(dropped pages thp_kb)}), $g->{n}) },
+	write => sub { my $g = VMAB::Report::Goals::drop_write(@_) or return;
+		sprintf('%s of %s written pages kept (median of %d runs)', (map { $_ // '?' } @$g{qw(kept pages)}), $g->{n}) },
+);
+
 sub semantics {
 	my ($m) = @_;
 	my @data = all_data($m);
@@ -56,8 +67,8 @@ sub semantics {
 	return map {
 		my ($aspect, $key, $measure) = @$_;
 		{ aspect => $aspect, (map { $_ => design($_)->{promises}{$key} } @cols),
-		  ref $measure ? (map { ("${_}_measured" => $measure->(\@data, $_) // $NOT_MEASURED) } @cols)
-			       : (question => $measure) };
+		  ref $measure ? (map { ("${_}_measured" => (design($_)->{no_scenarios} ? ($OWN{$key} // sub {})->($m, $_)
+			: $measure->(\@data, $_)) // $NOT_MEASURED) } @cols) : (question => $measure) };
 	} @SEMANTICS;
 }
 
@@ -71,9 +82,10 @@ sub of_runs {
 
 # Marked pages that reclaim of exactly the marked size took, swap on (SPEC 9).
 sub first_taken {
-	my ($data, $design) = @_;
-	my $g = VMAB::Report::Goals::first_pass($data, $design) or return $NOT_MEASURED;
-	return of_runs(pct($g->{share}), $g, 'at least ' . pct($g->{threshold}), $g->{met});
+	my ($m, $data, $design) = @_;
+	my $g = VMAB::Report::Goals::first_reclaim($m, $data, $design) or return $NOT_MEASURED;
+	return of_runs(pct($g->{share}), $g, 'at least ' . pct($g->{threshold}), $g->{met}) .
+		($g->{source} ? " (`$g->{source}`, THP off)" : '');
 }
 
 sub cache_figure {
@@ -145,7 +157,7 @@ sub figures {
 	my ($first, $keep, $flat, $oom) = @THRESHOLD{qw(first_taken keep flat oom)};
 	my @rows = (
 		['Reclaim of exactly the marked size, swap on: marked pages taken (goal: at least ' . pct($first) . ')',
-		 sub { first_taken(\@data, $_[0]) }],
+		 sub { first_taken($m, \@data, $_[0]) }],
 		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure(\@data, $_[0]) }],
 		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($keep) . ')',
 		 sub { churn_vs_keep($an, $_[0]) }],
@@ -201,7 +213,9 @@ sub section {
 		semantics($m)) =~ s/^\|  \|/| |/r);
 	$md .= "\nThe promises are the designs' documentation in this repository (`patches/vrange/` " .
 		"Documentation/userspace-api/vrange.rst, `docs/man/vrange.2`, `patches/madv-free/README`); " .
-		"every figure is this run's, from the scenario tests (`suite/scenario_test.c`) and the benchmarks.\n\n";
+		"every figure is this run's, from the scenario tests (`suite/scenario_test.c`" . join('', map { '; ' .
+		design($_)->{letter} . "'s, which has no mark, from `suite/reclaim_test.c` and `suite/droppable_test.c`" }
+		grep { design($_)->{no_scenarios} } @cols) . ") and the benchmarks.\n\n";
 	$md .= unmeasured_note($m);
 
 	$md .= "### The questions of 2014, answered by this run\n\n";
