@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The designs, guest side: the one place that knows them (issue 32).
+ * The designs, guest side: the one place that knows them.
  *
  *   A  vrange      vrange(VOLATILE) gives memory back, vrange(NONVOLATILE)
  *                  takes it again and says whether anything was purged
