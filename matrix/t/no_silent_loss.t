@@ -1,4 +1,4 @@
-# Nothing is lost without a word (issue 31, item 3), each with a fixture
+# Nothing is lost without a word, each with a fixture
 # that has the fault: a malformed or truncated "# @data" line is a problem
 # the judge reports; a corrupt matrix.json stops the report instead of
 # becoming an empty one, and so does a corrupt host-bench.json; a plot that

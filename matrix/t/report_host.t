@@ -1,4 +1,4 @@
-# The guests' figures beside this host's (make host-bench, issue 31 item 8):
+# The guests' figures beside this host's (make host-bench):
 # out/results/host-bench.json read by the data layer (absent: not measured;
 # corrupt: an error), the host's figures beside the guests' medians in the
 # analysis (VMAB::Report::Goals::host_vs_guest, checked with is_deeply on
