@@ -26,6 +26,18 @@ is_deeply([map { [@$_{qw(variant mode taken share)}] } @{VMAB::Report::Goals::fi
 	  '... B: the cells it came from, swap on only');
 is(VMAB::Report::Goals::first_pass(\@data, 'droppable'), undef, '... C: no runs, no goal');
 
+# Computed once per report: the summary's figure and the question's answer
+# both read the analysis (a doctored one shows through in both).
+my $an = VMAB::Report::Goals::analyse($m);
+is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first_pass(\@data, 'madv_free') },
+	  'analyse: reclaim of the marked size per column, once');
+{
+	require VMAB::Report::Summary;
+	local $an->{first}{vrange} = { %$fp, share => 0.5, taken => 1024 };
+	like((VMAB::Report::Summary::figures($m, $an))[0]{vrange}, qr/^50% \(median of 4 runs\)/, '... the summary reads it');
+	like((VMAB::Report::Scenarios::answers($m, $an))[1]{vrange}, qr/took 1024 of 2048 marked pages/, '... and question 2');
+}
+
 # Design C is no variant of scenario_test: its figures are its own tests'
 # (suite/reclaim_test.c, suite/droppable_test.c), read by the same rules.
 {

@@ -3,9 +3,9 @@ package VMAB::Report::Goals;
 # as plain structures (its figure, threshold, verdict and the cells it
 # came from) that the summary and the benchmark section both format, and
 # the one table of the thresholds.  Nothing here formats text.
-#   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps =>
-#       [mark_sweeps, each with its mark and unmark goal], oom => [oom_rows],
-#       host => host_vs_guest }; keep_shares, op_growth and oom_vs_none take
+#   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with its mark and
+#       unmark goal], oom => [oom_rows], host => host_vs_guest, first => { design => first_reclaim } };
+#       keep_shares, op_growth and oom_vs_none take
 #       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
@@ -35,8 +35,8 @@ use strict;
 use warnings;
 use Exporter 'import';
 use List::Util qw(min max);
-use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind reclaim_order dropped median where host_matrix
-	@VARIANT_ORDER @MODE_ORDER);
+use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind all_data columns reclaim_order dropped median where
+	host_matrix @VARIANT_ORDER @MODE_ORDER);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Designs qw(design);
 
@@ -189,8 +189,9 @@ sub analyse {
 	my @sweeps = mark_sweeps($m);
 	@$_{qw(mark unmark)} = (mark_goal($_), unmark_goal($_)) for @sweeps;
 	my @churn = churn_rows($m);
-	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)],
-		 host => host_vs_guest($m, $hb, \@churn) };
+	my @data = all_data($m);
+	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)], host => host_vs_guest($m, $hb, \@churn),
+		 first => { map { $_ => first_reclaim($m, \@data, $_) } columns($m) } };
 }
 
 # The analysis of $x: itself, or that of the matrix it is.

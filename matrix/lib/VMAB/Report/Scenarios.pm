@@ -451,8 +451,7 @@ sub a_accounting {
 }
 
 sub a_lru {
-	my ($data, $design, $m) = @_;
-	my $g = VMAB::Report::Goals::first_reclaim($m // {}, $data, $design) or return $NOT_MEASURED;
+	my $g = $_[3]{first}{$_[1]} or return $NOT_MEASURED;	# ($data, $design, $m, $an)
 	return sprintf('reclaim of the marked size took %s of %s marked pages, swapped %s kB unmarked (median, %d runs%s)',
 		$g->{taken} // '?', $g->{marked} // '?', $g->{swapped_kb} // '?', $g->{n}, $g->{source}
 		? " of `$g->{source}`, THP off; reclaim counts no page it drops, so memory.reclaim of that size goes on to swap" : '');
@@ -478,7 +477,7 @@ sub a_swapless {
 }
 
 # A design that is no variant of scenario_test (VMAB::Designs no_scenarios)
-# answers from its own tests where own_KEY($data, $design, $matrix) exists,
+# answers from its own tests where own_KEY($data, $design, $matrix, $an) exists,
 # else as a_KEY does.
 sub own_accounting {
 	my (undef, $design, $m) = @_;
@@ -504,7 +503,7 @@ sub a_cost {
 }
 
 # [key, title, question]: q_KEY($data, $matrix) gives its evidence
-# (markdown), a_KEY($data, $design) its one-line answer per design.
+# (markdown), a_KEY($data, $design, $matrix, $an) its one-line answer per design.
 our @QUESTIONS = (
 	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?'],
 	[lru => 'LRU placement and aging', 'Where do marked pages sit, and does reclaim take them before other memory?'],
@@ -523,13 +522,13 @@ sub questions {
 	return map { my ($key, $title, $question) = @$_; { n => ++$n, key => $key, title => $title, question => $question } } @QUESTIONS;
 }
 
-# One answer per question, from this run's figures:
-# ({ n, key, title, question, vrange, madv_free }, ...)
+# One answer per question, from this run's figures and its analysis
+# ($an, VMAB::Report::Goals::analyse($m)): ({ n, key, title, question, vrange, madv_free }, ...)
 sub answers {
-	my ($m) = @_;
+	my ($m, $an) = ($_[0], $_[1] // VMAB::Report::Goals::analyse($_[0]));
 	my @data = all_data($m);
 	return map { my $q = $_; my ($answer, $own) = map { __PACKAGE__->can("${_}_$q->{key}") } qw(a own);
-		     +{ %$q, map { $_ => ((design($_)->{no_scenarios} && $own) || $answer)->(\@data, $_, $m) } columns($m) } } questions();
+		     +{ %$q, map { $_ => ((design($_)->{no_scenarios} && $own) || $answer)->(\@data, $_, $m, $an) } columns($m) } } questions();
 }
 
 # The evidence: what the scenarios are, then each question's figures.

@@ -82,8 +82,8 @@ sub of_runs {
 
 # Marked pages that reclaim of exactly the marked size took, swap on (SPEC 9).
 sub first_taken {
-	my ($m, $data, $design) = @_;
-	my $g = VMAB::Report::Goals::first_reclaim($m, $data, $design) or return $NOT_MEASURED;
+	my ($an, $design) = @_;
+	my $g = $an->{first}{$design} or return $NOT_MEASURED;
 	return of_runs(pct($g->{share}), $g, 'at least ' . pct($g->{threshold}), $g->{met}) .
 		($g->{source} ? " (`$g->{source}`, THP off)" : '');
 }
@@ -157,7 +157,7 @@ sub figures {
 	my ($first, $keep, $flat, $oom) = @THRESHOLD{qw(first_taken keep flat oom)};
 	my @rows = (
 		['Reclaim of exactly the marked size, swap on: marked pages taken (goal: at least ' . pct($first) . ')',
-		 sub { first_taken($m, \@data, $_[0]) }],
+		 sub { first_taken($an, $_[0]) }],
 		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure(\@data, $_[0]) }],
 		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($keep) . ')',
 		 sub { churn_vs_keep($an, $_[0]) }],
@@ -203,7 +203,7 @@ sub unmeasured_note {
 
 # section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)])
 sub section {
-	my ($m, $dir, $an) = @_;
+	my ($m, $dir, $an) = (@_[0, 1], $_[2] // VMAB::Report::Goals::analyse($_[0]));
 	my @data = all_data($m);
 	my @cols = columns($m);
 	# (The corner of the first table is empty: "| |", not "|  |".)
@@ -219,7 +219,7 @@ sub section {
 	$md .= unmeasured_note($m);
 
 	$md .= "### The questions of 2014, answered by this run\n\n";
-	for my $q (VMAB::Report::Scenarios::answers($m)) {
+	for my $q (VMAB::Report::Scenarios::answers($m, $an)) {
 		my $anchor = slug(VMAB::Report::Scenarios::question_heading($q->{n}, $q->{title}));
 		$md .= "$q->{n}. **$q->{title}.** $q->{question} " .
 			join(' ', map { design($_)->{letter} . ": $q->{$_}." } @cols) . " ([evidence](#$anchor))\n";
