@@ -11,6 +11,7 @@ use VMAB::Results qw(load_matrix);
 use VMAB::Report::Data qw(all_data columns);
 use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Designs;
+use File::Temp qw(tempdir);
 
 my $top = "$FindBin::Bin/../..";
 my $m = load_matrix("$FindBin::Bin/fixtures/report-matrix.json");
@@ -83,6 +84,17 @@ is_deeply([map { [@$_{qw(variant mode threads free vrange_vs_free)}, $_->{keep}{
 	  [['both', 'swap-classic', 1, 2.281, 0.814, 0.927], ['both', 'swap-classic', 2, 1.508, 1.237, 0.67],
 	   ['both', 'noswap-classic', 1, 2.267, 0.932, 0.899], ['both', 'noswap-classic', 2, 1.696, 0.946, 0.72]],
 	  'churn rows of both: MADV_FREE x DONTNEED, vrange x MADV_FREE, MADV_FREE share of keep');
+my ($row) = grep { $_->{variant} eq 'both' } @{$an->{churn}};
+is_deeply([sort grep { defined $row->{keep}{$_} } keys %{$row->{keep}}], [qw(dontneed keep madv_free munmap vma_flag vrange vrange_own_vma)],
+	  '... each design\'s share of keep, once: the summary, the goals and where the time goes read it');
+{
+	my $an = VMAB::Report::Goals::analyse($m);
+	$_->{keep}{madv_free} &&= 0.5 for @{$an->{churn}};
+	like((VMAB::Report::Summary::figures($m, $an))[2]{madv_free}, qr/^50% of keep \(median of 10 runs\)/,
+	     '... the summary\'s churn against keep');
+	require VMAB::Report::Bench;
+	like(VMAB::Report::Bench::section($m, tempdir(CLEANUP => 1), $an), qr/^\| madv_free \| 50% \|/m, '... and where the time goes');
+}
 
 my $g = VMAB::Report::Goals::op_growth($m, 'vrange', 'volatile');
 is_deeply([@$g{qw(n n_adjusted lo hi)}, map { sprintf('%.4f', $_) } @$g{qw(growth adjusted)}],

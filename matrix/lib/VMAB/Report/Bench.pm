@@ -224,13 +224,13 @@ sub mark_verdict {
 }
 
 sub churn_section {
-	my ($m, $rows, $churn, $dir, $host) = @_;
+	my ($m, $rows, $dir, $host) = @_;
 	my $md = intro('churn', !!(@$rows));
 	my $vs = host_table($host, uc($m->{accelerator} // '?'), 'churn');
 	return $md . $vs unless @$rows;
 	my @designs = VMAB::Report::Goals::bench_designs($m, 'churn', \@VMAB::Report::Goals::CHURN_DESIGNS);
 	my @shown = grep { $_ ne 'dontneed' } @designs;
-	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
+	for my $v (uniq map { $_->{variant} } @$rows) {
 		my @mine = grep { $_->{variant} eq $v } @$rows;
 		$md .= "#### $v\n\n" . md_table(['mode', 'threads', 'MADV_DONTNEED records/s',
 			(map { "$_ / DONTNEED" } @shown), 'vrange / MADV_FREE'], map { my $r = $_;
@@ -240,24 +240,23 @@ sub churn_section {
 			ylabel => 'ratio to MADV_DONTNEED', hline => $THRESHOLD{free} },
 			[@shown], [map { my $r = $_; ["$r->{mode}/$r->{threads}t", map { $r->{ratio}{$_} } @shown] } @mine]),
 			"churn ratios, $v");
-		$md .= where_time_goes($churn->{$v}, @designs);
+		$md .= where_time_goes((grep { $_->{mode} eq $mine[0]{mode} && $_->{threads} == 1 } @mine)[0], @designs);
 	}
 	return $md . $vs;
 }
 
-# Time per iteration split by phase, and the counters, at 1 thread in the first mode.
+# Time per iteration split by phase, and the counters, of a churn row (1
+# thread in the first mode); no row, nothing.
 sub where_time_goes {
-	my ($modes, @designs) = @_;
-	my $mode = (ordered(\@MODE_ORDER, keys %$modes))[0];
-	my @d = grep { ($_->{threads} // 0) == 1 } @{$modes->{$mode}};
-	return '' unless @d;
-	my %by = map { $_->{design} => $_ } @d;
-	return "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
+	my ($r, @designs) = @_;
+	return '' unless $r;
+	my %by = %{$r->{by}};
+	return "Where the time goes ($r->{mode}, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
 		md_table(['design', 'records/s vs keep', 'alloc', 'copy (with its faults)', 'search', 'free', 'page faults',
 			  'pglazyfree', 'pgvrange_purged', 'purged reuses'], map {
 			my ($dn, $x) = ($_, $by{$_});
 			my $it = $x->{iterations} || 1;
-			my $rk = VMAB::Report::Goals::share_of_keep(\%by, $dn);
+			my $rk = $r->{keep}{$dn};
 			[$dn, defined $rk ? sprintf('%.0f%%', 100 * $rk) : '-',
 			 (map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
 			 sprintf('%.1f', $x->{faults_per_iter} // 0),
@@ -499,7 +498,7 @@ sub section {
 		"vrange's mark and unmark (nothing purged) cost flat in range size as a ratio to a null " .
 		"system call at the same point, an OOM without swap within " . sprintf('%.2fx', $THRESHOLD{oom}) .
 		" of its time with nothing marked elsewhere.\n\n" . goals_summary(@$an{qw(churn sweeps oom)}) .
-		mark_section($an->{sweeps}, $dir) . churn_section($m, $an->{churn}, collect($m, 'churn'), $dir, $an->{host}) .
+		mark_section($an->{sweeps}, $dir) . churn_section($m, $an->{churn}, $dir, $an->{host}) .
 		discardable_host($an->{host}, $accel) . pressure_section(collect($m, 'pressure'), $dir,
 			VMAB::Report::Goals::bench_designs($m, 'pressure', \@VMAB::Report::Goals::PRESSURE_DESIGNS)) .
 		oom_section($an->{oom}) . jemalloc_section(collect($m, 'jemalloc')) . stressng_section(collect_stressng($m));

@@ -15,8 +15,8 @@ package VMAB::Report::Goals;
 #   drop_thp, drop_write, drop_accounting, drop_swapless ($m, $design) ->
 #       suite/droppable_test.c's figures (undef: no runs), below
 #   churn_rows($m) -> ({ variant, mode, threads, by => {design => datum},
-#       ratio => {design => x DONTNEED}, free, vrange_vs_free,
-#       keep => {design => share of keep}, control }, ...) in report order
+#       ratio => {design => x DONTNEED}, free, vrange_vs_free, keep => {design
+#       => share of keep, each design's once}, control (vma_flag's) }, ...) in report order
 #   keep_shares($m, $design) -> { threshold, shares => [...], n, share, met } | undef
 #   mark_sweeps($m) -> ({ variant, mode, t => {design}{op}{size} => datum,
 #       data => [its records] }, ...): per variant, its widest mode
@@ -174,10 +174,9 @@ sub churn_rows {
 					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } with_seen(\@CHURN_DESIGNS, keys %$b);
 				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
 					// ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
+				my %k = map { $_ => share_of_keep($b, $_) } keys %r;
 				push @rows, { variant => $v, mode => $mode, threads => $th, by => $b, ratio => \%r,
-					free => $r{madv_free}, vrange_vs_free => $vf,
-					keep => { map { $_->[0] => share_of_keep($b, $_->[0]) } @KEEP_DESIGNS },
-					control => share_of_keep($b, 'vma_flag') };
+					free => $r{madv_free}, vrange_vs_free => $vf, keep => \%k, control => $k{vma_flag} };
 			}
 		}
 	}
@@ -199,7 +198,7 @@ sub analysis { my ($x) = @_; return $x->{sweeps} ? $x : analyse($x) }
 
 sub keep_shares {
 	my ($m, $design) = @_;
-	my @r = grep { defined } map { share_of_keep($_->{by}, $design) } @{analysis($m)->{churn}};
+	my @r = grep { defined } map { $_->{keep}{$design} } @{analysis($m)->{churn}};
 	return undef unless @r;
 	my $t = $THRESHOLD{keep};
 	return { threshold => $t, shares => \@r, n => scalar @r, share => median(@r),
@@ -348,7 +347,7 @@ sub churn_cells {
 		my $r = $_;
 		map { { variant => $r->{variant}, mode => $r->{mode}, threads => $r->{threads}, design => $_,
 			ratio_to_dontneed => /^(dontneed|keep)$/ ? undef : $r->{ratio}{$_},
-			ratio_to_keep => $_ eq 'keep' ? undef : share_of_keep($r->{by}, $_) } }
+			ratio_to_keep => $_ eq 'keep' ? undef : $r->{keep}{$_} } }
 			grep { $r->{by}{$_} } with_seen(\@CHURN_DESIGNS, keys %{$r->{by}});
 	} @_;
 }
