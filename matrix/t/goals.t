@@ -99,6 +99,20 @@ is_deeply([sort grep { defined $row->{keep}{$_} } keys %{$row->{keep}}], [qw(don
 my $g = VMAB::Report::Goals::op_growth($m, 'vrange', 'volatile');
 is_deeply([@$g{qw(n n_adjusted lo hi)}, map { sprintf('%.4f', $_) } @$g{qw(growth adjusted)}],
 	  [3, 3, [4096], [1 << 30], '6.0539', '0.9457'], 'mark cost growth of A over the variants, and against the control');
+my ($sw) = grep { $_->{variant} eq 'both' } @{$an->{sweeps}};
+is_deeply([@{$sw->{growth}{vrange}{nonvolatile}}{qw(lo hi)}, map { sprintf('%.4f', $_) } @{$sw->{growth}{vrange}{nonvolatile}}{qw(ratio adjusted)}],
+	  [4096, 1 << 30, '5.9096', '0.9603'], 'a sweep\'s growth of each op, once: NONVOLATILE in both, and against the control');
+is_deeply([map { [$_, sort keys %{$sw->{growth}{$_}}] } sort keys %{$sw->{growth}}],
+	  [[qw(dontneed dontneed refault)], [qw(madv_free madv_free refault)], [qw(vrange getppid nonvolatile nonvolatile_after_purge
+	    nonvolatile_purged refault refault_purged volatile volatile_before_purge)]], '... of every design and op it timed');
+{
+	my $an = VMAB::Report::Goals::analyse($m);
+	$_->{growth}{vrange}{volatile}{ratio} = 100 for grep { ($_->{growth}{vrange} // {})->{volatile} } @{$an->{sweeps}};
+	like((VMAB::Report::Summary::figures($m, $an))[3]{vrange}, qr/^100\.00x at 1 GiB vs 4 KiB \(median of 3 variants\)/,
+	     '... the summary\'s mark cost reads it');
+	like(VMAB::Report::Bench::section($m, tempdir(CLEANUP => 1), $an), qr/; vrange VOLATILE: 100\.00x at 1 GiB vs 4 KiB;/,
+	     '... and so does the mark section');
+}
 my ($both) = grep { $_->{variant} eq 'both' } VMAB::Report::Goals::mark_sweeps($m);
 my $mg = VMAB::Report::Goals::mark_goal($both);
 is_deeply([@$mg{qw(variant mode lo hi threshold met)}, !!$mg->{flat}, sprintf('%.4f', $mg->{ratio})],

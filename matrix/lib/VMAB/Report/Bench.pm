@@ -18,7 +18,6 @@ use VMAB::Designs;
 use VMAB::Report::Goals qw(%THRESHOLD);
 
 *ratio = \&VMAB::Report::Goals::ratio;
-*growth = \&VMAB::Report::Goals::growth;
 our @KEEP_DESIGNS = @VMAB::Report::Goals::KEEP_DESIGNS;
 
 # Mark-cost columns: [design, op, heading, field (default ns_median)].
@@ -185,8 +184,8 @@ sub mark_verdict {
 	my ($v, $t) = @$sw{qw(variant t)};
 	my @lines;
 	for my $c (grep { !$_->[3] } @MARK_COLS) {
-		my ($g, $lo, $hi) = growth($t, $c->[0], $c->[1]);
-		push @lines, "$c->[2]: " . at_vs($g, $hi, $lo) if defined $g;
+		my $x = ($sw->{growth}{$c->[0]} // {})->{$c->[1]} or next;
+		push @lines, "$c->[2]: " . at_vs(@$x{qw(ratio hi lo)});
 	}
 	my $md = @lines ? 'Growth from the smallest to the largest size: ' . join('; ', @lines) . ".\n\n" : '';
 	my $x = $sw->{mark} or return $md;
@@ -196,7 +195,7 @@ sub mark_verdict {
 			$x->{threshold});
 	} else {
 		my $k = log($g) / log($hi / $lo);
-		my ($gm) = growth($t, 'madv_free', 'madv_free');
+		my $gm = (($sw->{growth}{madv_free} // {})->{madv_free} // {})->{ratio};
 		$md .= sprintf("%s: vrange(VOLATILE) costs %s more at %s than at %s " .
 			"(cost ~ size^%.2f; %.2f ns a page at %s", $x->{met}
 				? sprintf('Goal met in %s as a ratio to the null call (%s once the getppid() ' .

@@ -19,7 +19,8 @@ package VMAB::Report::Goals;
 #       => share of keep, each design's once}, control (vma_flag's) }, ...) in report order
 #   keep_shares($m, $design) -> { threshold, shares => [...], n, share, met } | undef
 #   mark_sweeps($m) -> ({ variant, mode, t => {design}{op}{size} => datum,
-#       data => [its records] }, ...): per variant, its widest mode
+#       data => [its records], growth => {design}{op} => growth_of }, ...):
+#       per variant, its widest mode
 #   mark_goal($sweep), unmark_goal($sweep) -> the flat-cost goal of one
 #       variant's sweep (undef: not timed)
 #   op_growth($m, $design, $op) -> { growth, adjusted, n, n_adjusted, lo => [sizes], hi => [sizes] } | undef
@@ -225,18 +226,9 @@ sub mark_sweeps {
 		my $mode = widest_mode($marks->{$_});
 		my %t;
 		$t{$_->{design}}{$_->{op}}{$_->{size}} = $_ for @{$marks->{$_}{$mode}};
-		{ variant => $_, mode => $mode, t => \%t, data => $marks->{$_}{$mode} };
+		{ variant => $_, mode => $mode, t => \%t, data => $marks->{$_}{$mode},
+		  growth => { map { my $d = $_; ($d => { map { ($_ => growth_of(\%t, $d, $_)) } keys %{$t{$d}} }) } keys %t } };
 	} ordered(\@VARIANT_ORDER, keys %$marks);
-}
-
-# ratio of ns_median at the largest size to the smallest, for one op:
-# ($growth, $lo, $hi, $datum at $hi)
-sub growth {
-	my ($t, $design, $op) = @_;
-	my $s = $t->{$design}{$op} or return;
-	my @sz = sort { $a <=> $b } keys %$s;
-	return unless @sz >= 2;
-	return (ratio($s->{$sz[-1]}{ns_median}, $s->{$sz[0]}{ns_median}), $sz[0], $sz[-1], $s->{$sz[-1]});
 }
 
 # A growth divided by the control's (undef: no control growth); within
@@ -244,41 +236,42 @@ sub growth {
 sub adjust { my ($g, $gc) = @_; return defined $gc && $gc > 0 ? $g / $gc : undef }
 sub flat_enough { my ($g, $adj) = @_; return $g <= $THRESHOLD{flat} || (defined $adj && $adj <= $THRESHOLD{flat}) }
 
-# growth(), and the same divided by the getppid() control's growth over the
-# same sizes (undef where the control lacks them): ($g, $lo, $hi, $adjusted).
-sub growth_vs_control {
+# One op's growth in a sweep's table, its ns_median at the largest size to
+# the smallest: { ratio, lo, hi, big (the datum at hi), adjusted (divided by
+# the getppid() control's growth over the same sizes; undef where the
+# control lacks them) } | undef.  mark_sweeps computes each once.
+sub growth_of {
 	my ($t, $design, $op) = @_;
-	my ($g, $lo, $hi) = growth($t, $design, $op);
-	return unless defined $g;
+	my $s = $t->{$design}{$op} // {};
+	my ($lo, $hi) = (sort { $a <=> $b } keys %$s)[0, -1];
+	my $g = defined $lo && $hi != $lo ? ratio($s->{$hi}{ns_median}, $s->{$lo}{ns_median}) : undef;
+	return undef unless defined $g;
 	my $c = $t->{vrange}{getppid} // {};
-	return ($g, $lo, $hi, adjust($g, $c->{$lo} && $c->{$hi} ? ratio($c->{$hi}{ns_median}, $c->{$lo}{ns_median}) : undef));
+	return { ratio => $g, lo => $lo, hi => $hi, big => $s->{$hi},
+		 adjusted => adjust($g, $c->{$lo} && $c->{$hi} ? ratio($c->{$hi}{ns_median}, $c->{$lo}{ns_median}) : undef) };
 }
 
 # vrange(VOLATILE): flat as a ratio to a null system call at the same point
 # (under TCG the call itself grows with the pages the process touched).
 sub mark_goal {
 	my ($s) = @_;
-	my ($g, $lo, $hi, $big) = growth($s->{t}, 'vrange', 'volatile');
-	return undef unless defined $g;
-	my ($gc) = growth($s->{t}, 'vrange', 'getppid');
-	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $g, lo => $lo, hi => $hi, big => $big,
+	my $x = ($s->{growth}{vrange} // {})->{volatile} or return undef;
+	my ($g, $gc) = ($x->{ratio}, ($s->{growth}{vrange}{getppid} // {})->{ratio});
+	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $g, (map { $_ => $x->{$_} } qw(lo hi big)),
 		 control => $gc, threshold => $THRESHOLD{flat}, flat => $g <= $THRESHOLD{flat}, met => flat_enough($g, adjust($g, $gc)) };
 }
 
 # vrange(NONVOLATILE) with nothing purged, and after a purge of the range.
 sub unmark_goal {
-	my ($s) = @_;
-	my $t = $s->{t};
-	my ($gn, $lo, $hi) = growth($t, 'vrange', 'nonvolatile');
-	return undef unless defined $gn;
-	my ($gc) = growth($t, 'vrange', 'getppid');
-	my $adj = adjust($gn, $gc);
-	my $met = flat_enough($gn, $adj);
-	my ($ga, $alo, $ahi, $aadj) = growth_vs_control($t, 'vrange', 'nonvolatile_after_purge');
-	$met &&= flat_enough($ga, $aadj) if defined $ga;
-	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $gn, control => $gc, adjusted => $adj,
-		 lo => $lo, hi => $hi, met => $met, threshold => $THRESHOLD{flat},
-		 after => $ga, after_adjusted => $aadj, after_lo => $alo, after_hi => $ahi };
+	my $g = $_[0]{growth}{vrange} // {};
+	my $n = $g->{nonvolatile} or return undef;
+	my ($gc, $a) = (($g->{getppid} // {})->{ratio}, $g->{nonvolatile_after_purge} // {});
+	my $adj = adjust($n->{ratio}, $gc);
+	my $met = flat_enough($n->{ratio}, $adj);
+	$met &&= flat_enough($a->{ratio}, $a->{adjusted}) if defined $a->{ratio};
+	return { variant => $_[0]{variant}, mode => $_[0]{mode}, ratio => $n->{ratio}, control => $gc, adjusted => $adj,
+		 lo => $n->{lo}, hi => $n->{hi}, met => $met, threshold => $THRESHOLD{flat},
+		 after => $a->{ratio}, after_adjusted => $a->{adjusted}, after_lo => $a->{lo}, after_hi => $a->{hi} };
 }
 
 # One design's operation, smallest size to largest, over the variants.
@@ -286,11 +279,10 @@ sub op_growth {
 	my ($m, $design, $op) = @_;
 	my (@g, @adj, %lo, %hi);
 	for my $s (@{analysis($m)->{sweeps}}) {
-		my ($r, $l, $h, $a) = growth_vs_control($s->{t}, $design, $op);
-		next unless defined $r;
-		push @g, $r;
-		$lo{$l} = $hi{$h} = 1;
-		push @adj, $a if defined $a;
+		my $x = ($s->{growth}{$design} // {})->{$op} or next;
+		push @g, $x->{ratio};
+		$lo{$x->{lo}} = $hi{$x->{hi}} = 1;
+		push @adj, $x->{adjusted} if defined $x->{adjusted};
 	}
 	return undef unless @g;
 	return { growth => median(@g), n => scalar @g, adjusted => median(@adj), n_adjusted => scalar @adj,
