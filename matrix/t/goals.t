@@ -76,6 +76,40 @@ is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first
 	is(VMAB::Report::Goals::drop_thp($cm, 'madv_free'), undef, '... none of another design');
 }
 
+# The scenarios' own figures, on a small hand-made matrix: counters against
+# the pages found lost, runs without swap, the safety sums, the runs in
+# which a design alone lost pages, and the median share lost.
+{
+	my $sc = sub { my ($sc, $dn, $lost, %o) = @_; { kind => 'scenario', scenario => $sc, design => $dn, pages_marked => 100,
+		pages_discarded => $lost, %o } };
+	my $hm = { variants => { both => { modes => {
+		'swap-classic' => { data => [$sc->('memcg_reclaim', 'vrange', 100, counter_discarded => 100, memcg_counter_discarded => -1),
+			$sc->('madv_pageout', 'madv_free', 50, counter_discarded => 40, memcg_counter_discarded => 50, pages_garbage => 2),
+			$sc->('image_cache', 'vrange', 30, cache_wrong => 1), $sc->('thp', 'vrange', 0, detect => 'nothing')] },
+		'noswap-classic' => { data => [$sc->('memcg_reclaim', 'vrange', 0, counter_discarded => 0),
+			$sc->('memcg_limit', 'madv_free', 10, lost_nonvolatile_bytes => 4096), $sc->('madv_pageout', 'vrange', 20)] },
+	} } } };
+	my @hd = all_data($hm);
+	my $ha = VMAB::Report::Goals::analyse($hm);
+	is_deeply($ha->{accounting}, { vrange => { equal => 2, absent => 1, cg_absent => 3 },
+				       madv_free => { differs => 1, cg_equal => 1 } },
+		  'analyse: each design\'s counters against the pages found lost, /proc/vmstat and memory.stat');
+	is_deeply($ha->{swapless}, { vrange => { runs => 1, purging => 0 }, madv_free => { runs => 1, purging => 1 } },
+		  '... pressure runs without swap, and those that lost pages (madv_pageout is none)');
+	is_deeply($ha->{safety}, { runs => 7, lost_nonvolatile_bytes => 4096, cache_wrong => 1, garbage_pages => 2,
+				   undetected_vrange_losses => 1 }, '... the safety sums over every scenario run');
+	is_deeply([map { "$_->{mode} $_->{d}{scenario}" } VMAB::Report::Goals::lost_alone(\@hd, 'vrange')],
+		  ['swap-classic memcg_reclaim', 'noswap-classic madv_pageout'], 'lost_alone: not the image cache, not without loss');
+	is_deeply([VMAB::Report::Goals::lost_share(\@hd, ['vrange', 'madv_free'], qw(no_pressure memcg_reclaim memcg_limit image_cache madv_pageout))],
+		  [['memcg_reclaim', 0, undef], ['memcg_limit', undef, 10], ['madv_pageout', 20, 50]],
+		  'lost_share: the median % lost per scenario and design (the lower of two), not the cache\'s');
+	$ha->{swapless}{vrange} = { runs => 9, purging => 9 };
+	like((VMAB::Report::Scenarios::answers($hm, $ha))[4]{vrange}, qr/^discarded without swap in 9 of 9 /,
+	     'question 5\'s answer and its evidence read the analysis');
+	like(VMAB::Report::Scenarios::section($hm, '/x', $ha), qr/A: vrange: pages were discarded without swap in 9 of 9 pressure runs/,
+	     '... both');
+}
+
 my $k = VMAB::Report::Goals::keep_shares($m, 'madv_free');
 is_deeply({ %$k, shares => scalar @{$k->{shares}} }, { met => 3, n => 10, share => 0.878, threshold => 0.9, shares => 10 },
 	  'churn against keep, B');

@@ -4,8 +4,9 @@ package VMAB::Report::Goals;
 # came from) that the summary and the benchmark section both format, and
 # the one table of the thresholds.  Nothing here formats text.
 #   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with its mark and
-#       unmark goal], oom => [oom_rows], host => host_vs_guest, first => { design => first_reclaim } };
-#       keep_shares, op_growth and oom_vs_none take
+#       unmark goal], oom => [oom_rows], host => host_vs_guest, first => { design => first_reclaim },
+#       accounting => accounting_agreement, swapless => swapless_totals, safety => safety (of the scenario
+#       runs) }; keep_shares, op_growth and oom_vs_none take
 #       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
@@ -35,13 +36,13 @@ package VMAB::Report::Goals;
 use strict;
 use warnings;
 use Exporter 'import';
-use List::Util qw(min max);
+use List::Util qw(min max sum);
 use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind all_data columns reclaim_order dropped median where
 	host_matrix @VARIANT_ORDER @MODE_ORDER);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Designs qw(design);
 
-our @EXPORT_OK = qw(%THRESHOLD);
+our @EXPORT_OK = qw(%THRESHOLD accounting_runs counted swapless_runs lost_alone @SWAPLESS_SCN);
 
 # Every threshold the report judges by, each the number the guest asserts
 # or the contract states (matrix/t/goals.t checks that they agree):
@@ -150,6 +151,84 @@ sub drop_swapless {
 	return { runs => scalar @r, purging => scalar(grep { ($_->{d}{pages_discarded} // 0) > 0 } @r) };
 }
 
+# ---- the scenarios' own figures (suite/scenario_test.c, kind "scenario") ----
+
+# The runs the accounting is read from, and a counter as the guest gave it
+# (-1: the kernel has no such counter).
+sub accounting_runs { my ($data) = @_; return map { of($data, $_, qw(memcg_reclaim madv_pageout)) } columns($data) }
+sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
+
+# Whether each design's counters agreed with the pages found lost:
+# { design => { equal|differs|absent|cg_equal|cg_differs|cg_absent => runs } }
+sub accounting_agreement {
+	my ($data) = @_;
+	my %agree;
+	for my $d (map { $_->{d} } accounting_runs($data)) {
+		for my $c (['', 'counter_discarded'], ['cg_', 'memcg_counter_discarded']) {
+			my $n = counted($d->{$c->[1]});
+			$agree{$d->{design}}{$c->[0] . ($n eq 'absent' ? 'absent'
+				: $n == ($d->{pages_discarded} // -1) ? 'equal' : 'differs')}++;
+		}
+	}
+	return \%agree;
+}
+
+our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
+
+# ([variant/mode, { design => { scenario => datum } }], ...) for the runs
+# without swap, in report order.
+sub swapless_runs {
+	my ($data) = @_;
+	my (%keys, @order);
+	for my $x (@$data) {
+		my $d = $x->{d};
+		next if mode_traits($x->{mode})->{swap} || !grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
+		push @order, where($x) unless $keys{where($x)};
+		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
+	}
+	return map { [$_, $keys{$_}] } @order;
+}
+
+# { design => { runs => N, purging => N } }: pressure runs without swap, and
+# those in which pages were discarded.
+sub swapless_totals {
+	my ($data) = @_;
+	my %tot;
+	for my $d (map { map { values %$_ } values %{$_->[1]} } swapless_runs($data)) {
+		$tot{$d->{design}}{runs}++;
+		$tot{$d->{design}}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
+	}
+	return \%tot;
+}
+
+# The whole run's safety figures: { runs, lost_nonvolatile_bytes,
+# cache_wrong, garbage_pages, undetected_vrange_losses }.
+sub safety {
+	my ($data) = @_;
+	return { runs => scalar @$data, undetected_vrange_losses => scalar(grep { ($_->{d}{detect} // '') eq 'nothing' } @$data),
+		 map { my $k = $_->[1]; ($_->[0] => sum(0, map { $_->{d}{$k} // 0 } @$data)) }
+		 [lost_nonvolatile_bytes => 'lost_nonvolatile_bytes'], [cache_wrong => 'cache_wrong'], [garbage_pages => 'pages_garbage'] };
+}
+
+# Runs in which a design alone lost pages (the combined and cache
+# scenarios judge loss in their own way).
+our $OWN_LOSS = qr/^(both_designs|image_cache|no_pressure)$/;
+sub lost_alone {
+	my ($data, $design) = @_;
+	return grep { ($_->{d}{design} // '') eq $design && ($_->{d}{pages_discarded} // 0) > 0 &&
+		      ($_->{d}{scenario} // '') !~ $OWN_LOSS } @$data;
+}
+
+# lost_share(\@data, \@designs, @scenarios) -> ([scenario, the median % of
+# the marked pages lost per design (undef: no runs)], ...): the scenarios
+# with a figure, in that order, but for those that judge loss in their own way.
+sub lost_share {
+	my ($data, $cols, @scenarios) = @_;
+	return grep { grep { defined } @$_[1 .. $#$_] } map { my $sc = $_; [$sc, map { median(map { 100 * $_->{d}{pages_discarded} /
+		$_->{d}{pages_marked} } grep { ($_->{d}{pages_marked} // 0) > 0 && defined $_->{d}{pages_discarded} } of($data, $_, $sc)) }
+		@$cols] } grep { !/$OWN_LOSS/ } @scenarios;
+}
+
 # ---- allocator churn ----
 
 # share_of_keep($by_design, $design) -> the program's median of each
@@ -191,7 +270,8 @@ sub analyse {
 	my @churn = churn_rows($m);
 	my @data = all_data($m);
 	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)], host => host_vs_guest($m, $hb, \@churn),
-		 first => { map { $_ => first_reclaim($m, \@data, $_) } columns($m) } };
+		 first => { map { $_ => first_reclaim($m, \@data, $_) } columns($m) }, accounting => accounting_agreement(\@data),
+		 swapless => swapless_totals(\@data), safety => safety(\@data) };
 }
 
 # The analysis of $x: itself, or that of the matrix it is.

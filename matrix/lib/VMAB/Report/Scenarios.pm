@@ -14,7 +14,7 @@ use List::Util qw(sum pairs);
 use VMAB::Designs qw(design title);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
-use VMAB::Report::Goals qw(%THRESHOLD);
+use VMAB::Report::Goals qw(%THRESHOLD accounting_runs counted swapless_runs lost_alone @SWAPLESS_SCN);
 use VMAB::Report::Html qw(md_table);
 use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data reclaim_order of where range_str tally median columns
 	$NOT_MEASURED @MODE_ORDER);
@@ -174,11 +174,6 @@ sub scenario_tables {
 
 # --- (b) the reviewers' questions --------------------------------------
 
-# The runs the accounting is read from, and a counter as the guest gave it
-# (-1: the kernel has no such counter).
-sub accounting_runs { my ($data) = @_; return map { of($data, $_, qw(memcg_reclaim madv_pageout)) } columns($data) }
-sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
-
 # The per-run accounting table (the appendix has it; the evidence sums it).
 sub accounting_table {
 	my ($data) = @_;
@@ -189,21 +184,6 @@ sub accounting_table {
 		 counted($d->{memcg_counter_discarded}), $d->{nr_lazyfree_delta} // 'absent',
 		 defined $d->{rss_kb_before} && defined $d->{rss_kb_after} ? $d->{rss_kb_before} - $d->{rss_kb_after} : '?',
 		 $d->{memcg_anon_delta_kb} // '?', $d->{memcg_file_delta_kb} // '?'] } @runs);
-}
-
-# Whether each design's counters agreed with the pages found lost:
-# { design => { equal|differs|absent|cg_equal|cg_differs|cg_absent => runs } }
-sub accounting_agreement {
-	my ($data) = @_;
-	my %agree;
-	for my $d (map { $_->{d} } accounting_runs($data)) {
-		for my $c (['', 'counter_discarded'], ['cg_', 'memcg_counter_discarded']) {
-			my $n = counted($d->{$c->[1]});
-			$agree{$d->{design}}{$c->[0] . ($n eq 'absent' ? 'absent'
-				: $n == ($d->{pages_discarded} // -1) ? 'equal' : 'differs')}++;
-		}
-	}
-	return \%agree;
 }
 
 # The /proc/vmstat event that counts a design's lost pages (VMAB::Designs),
@@ -232,8 +212,8 @@ sub marked_kb {
 }
 
 sub q_accounting {
-	my ($data) = @_;
-	my %agree = %{accounting_agreement($data)} or return '';
+	my ($data, undef, $an) = @_;
+	my %agree = %{$an->{accounting}} or return '';
 	my @np = of($data, 'madv_free', 'no_pressure');
 	return "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
 		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n" . per_design($data, sub {
@@ -332,34 +312,6 @@ sub q_kernel {
 	});
 }
 
-our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
-
-# ([variant/mode, { design => { scenario => datum } }], ...) for the runs
-# without swap, in report order.
-sub swapless_runs {
-	my ($data) = @_;
-	my (%keys, @order);
-	for my $x (@$data) {
-		my $d = $x->{d};
-		next if mode_traits($x->{mode})->{swap} || !grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
-		push @order, where($x) unless $keys{where($x)};
-		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
-	}
-	return map { [$_, $keys{$_}] } @order;
-}
-
-# { design => { runs => N, purging => N } }: pressure runs without swap, and
-# those in which pages were discarded.
-sub swapless_totals {
-	my ($data) = @_;
-	my %tot;
-	for my $d (map { map { values %$_ } values %{$_->[1]} } swapless_runs($data)) {
-		$tot{$d->{design}}{runs}++;
-		$tot{$d->{design}}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
-	}
-	return \%tot;
-}
-
 sub swapless_table {
 	my ($data) = @_;
 	my @runs = swapless_runs($data) or return '';
@@ -370,8 +322,8 @@ sub swapless_table {
 }
 
 sub q_swapless {
-	my ($data) = @_;
-	my $tot = swapless_totals($data);
+	my ($data, undef, $an) = @_;
+	my $tot = $an->{swapless};
 	return '' unless %$tot;
 	return "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
 		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n" .
@@ -399,22 +351,9 @@ sub q_cost {
 		"._\n" : '';
 }
 
-# The whole run's safety figures: { runs, lost_nonvolatile_bytes,
-# cache_wrong, garbage_pages, undetected_vrange_losses }.
-sub safety {
-	my ($data) = @_;
-	return {
-		runs => scalar @$data,
-		lost_nonvolatile_bytes => sum(0, map { $_->{d}{lost_nonvolatile_bytes} // 0 } @$data),
-		cache_wrong => sum(0, map { $_->{d}{cache_wrong} // 0 } @$data),
-		garbage_pages => sum(0, map { $_->{d}{pages_garbage} // 0 } @$data),
-		undetected_vrange_losses => scalar(grep { ($_->{d}{detect} // '') eq 'nothing' } @$data),
-	};
-}
-
+# The whole run's safety figures (VMAB::Report::Goals::safety) in a line.
 sub headline {
-	my ($data) = @_;
-	my $s = safety($data);
+	my ($s) = @_;
 	my $ok = !$s->{lost_nonvolatile_bytes} && !$s->{cache_wrong} && !$s->{garbage_pages} &&
 		!$s->{undetected_vrange_losses};
 	return ($ok ? '' : '**') .
@@ -426,17 +365,9 @@ sub headline {
 
 # ---- the questions of 2014: one line each for the summary -------------
 
-# Runs in which a design alone lost pages (the combined and cache
-# scenarios judge loss in their own way).
-sub lost_alone {
-	my ($data, $design) = @_;
-	return grep { ($_->{d}{design} // '') eq $design && ($_->{d}{pages_discarded} // 0) > 0 &&
-		      ($_->{d}{scenario} // '') !~ /^(both_designs|image_cache|no_pressure)$/ } @$data;
-}
-
 sub a_accounting {
-	my ($data, $design) = @_;
-	my $a = accounting_agreement($data)->{$design} or return $NOT_MEASURED;
+	my ($data, $design, undef, $an) = @_;
+	my $a = $an->{accounting}{$design} or return $NOT_MEASURED;
 	my $runs = sum(map { $a->{$_} // 0 } qw(equal differs absent));
 	my $ctr = counter_name($design) // return 'no /proc/vmstat event counts its lost pages';
 	my $s = "$ctr = pages lost in " . ($a->{equal} // 0) . " of $runs runs; memory.stat " .
@@ -471,8 +402,7 @@ sub a_kernel {
 }
 
 sub a_swapless {
-	my ($data, $design) = @_;
-	my $t = swapless_totals($data)->{$design} or return $NOT_MEASURED;
+	my $t = $_[3]{swapless}{$_[1]} or return $NOT_MEASURED;	# ($data, $design, $m, $an)
 	return "discarded without swap in $t->{purging} of $t->{runs} pressure runs";
 }
 
@@ -502,7 +432,7 @@ sub a_cost {
 		us(median(map { $_->{d}{ns_take_back_per_mib} } @np)) . '/MiB (median, ' . scalar(@np) . ' runs)';
 }
 
-# [key, title, question]: q_KEY($data, $matrix) gives its evidence
+# [key, title, question]: q_KEY($data, $matrix, $an) gives its evidence
 # (markdown), a_KEY($data, $design, $matrix, $an) its one-line answer per design.
 our @QUESTIONS = (
 	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?'],
@@ -532,9 +462,9 @@ sub answers {
 }
 
 # The evidence: what the scenarios are, then each question's figures.
-#   section($matrix, $report_dir) -> markdown (headings from level 3 down)
+#   section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)]) -> markdown (headings from level 3 down)
 sub section {
-	my ($matrix, $report_dir) = @_;
+	my ($matrix, $report_dir, $an) = (@_[0, 1], $_[2] // VMAB::Report::Goals::analyse($_[0]));
 	my @data = all_data($matrix);
 	my $md = "Each scenario of `suite/scenario_test.c` ran once per design in every variant and run-time mode " .
 		"that has the design. Design **A** is volatile ranges (`vrange()`, John Stultz's v11 forward-ported), " .
@@ -545,7 +475,7 @@ sub section {
 		unless @data;
 	# Every question has its heading, figures or not: the summary links to it.
 	for my $q (questions()) {
-		my $body = __PACKAGE__->can("q_$q->{key}")->(\@data, $matrix);
+		my $body = __PACKAGE__->can("q_$q->{key}")->(\@data, $matrix, $an);
 		$md .= '### ' . question_heading($q->{n}, $q->{title}) . "\n\n$q->{question}\n\n" .
 			(length $body ? "$body\n" : "_${NOT_MEASURED}._\n\n");
 	}

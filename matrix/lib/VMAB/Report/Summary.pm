@@ -8,7 +8,6 @@ package VMAB::Report::Summary;
 #                             DESIGN_measured, or question: the answer
 #                             that has its figures }, ...)
 #   figures($matrix)    -> ({ figure, DESIGN => text }, ...)
-#   lost_share($matrix) -> ([scenario, % per design], ...)
 #   section($matrix, $report_dir) -> markdown (headings from level 3 down)
 use strict;
 use warnings;
@@ -28,7 +27,7 @@ use VMAB::Report::Html qw(md_table esc_cell slug);
 # figure once.
 our @SEMANTICS = (
 	['How loss is signalled', 'loss',
-	 sub { my @l = VMAB::Report::Scenarios::lost_alone(@_) or return; 'detected by ' . tally('detect', @l) }],
+	 sub { my @l = VMAB::Report::Goals::lost_alone(@_) or return; 'detected by ' . tally('detect', @l) }],
 	['Access to lost memory while marked', 'access', 3],
 	['Cost of mark and unmark', 'cost', 6],
 	['What reclaim takes first', 'order', 2],
@@ -172,25 +171,6 @@ sub figures {
 	return map { my ($f, $s) = @$_; { figure => $f, map { $_ => $s->($_) } @cols } } @rows;
 }
 
-# Median share of the marked pages lost, per scenario and design.
-sub lost_share {
-	my ($m) = @_;
-	my @data = all_data($m);
-	my @rows;
-	for my $sc (@VMAB::Report::Scenarios::SCENARIOS) {
-		my $name = $sc->[0];
-		next if $name =~ /^(no_pressure|image_cache|both_designs)$/;
-		my @v = map {
-			my @xs = grep { ($_->{d}{pages_marked} // 0) > 0 && defined $_->{d}{pages_discarded} }
-				of(\@data, $_, $name);
-			my $med = median(map { 100 * $_->{d}{pages_discarded} / $_->{d}{pages_marked} } @xs);
-			defined $med ? 0 + sprintf('%.1f', $med) : undef;
-		} columns($m);
-		push @rows, [$name, @v] if grep { defined } @v;
-	}
-	return @rows;
-}
-
 # The designs of VMAB::Designs that this run has no figures of: said once.
 sub unmeasured_note {
 	my ($m) = @_;
@@ -225,10 +205,11 @@ sub section {
 			join(' ', map { design($_)->{letter} . ": $q->{$_}." } @cols) . " ([evidence](#$anchor))\n";
 	}
 	$md .= "\n### Headline figures\n\n";
-	$md .= @data ? VMAB::Report::Scenarios::headline(\@data) : "_No scenario figures in this run._\n\n";
+	$md .= @data ? VMAB::Report::Scenarios::headline($an->{safety}) : "_No scenario figures in this run._\n\n";
 	$md .= md_table(['figure', map { title($_) } @cols], map { [$_->{figure}, map { esc_cell($_) } @$_{@cols}] }
 		figures($m, $an)) . "\n";
-	my @share = lost_share($m);
+	my @share = map { my ($sc, @v) = @$_; [$sc, map { defined ? 0 + sprintf('%.1f', $_) : undef } @v] }
+		VMAB::Report::Goals::lost_share(\@data, \@cols, map { $_->[0] } @VMAB::Report::Scenarios::SCENARIOS);
 	if (@share) {
 		my $svg = bars_svg($dir, 'summary-lost-share', {
 			title => 'Marked pages lost under pressure, by scenario (median over variants and modes)',
