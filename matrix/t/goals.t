@@ -103,11 +103,29 @@ is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first
 	is_deeply([VMAB::Report::Goals::lost_share(\@hd, ['vrange', 'madv_free'], qw(no_pressure memcg_reclaim memcg_limit image_cache madv_pageout))],
 		  [['memcg_reclaim', 0, undef], ['memcg_limit', undef, 10], ['madv_pageout', 20, 50]],
 		  'lost_share: the median % lost per scenario and design (the lower of two), not the cache\'s');
+	my @cd = map { { variant => 'both', mode => 'swap-classic', d => { kind => 'scenario', design => 'vrange', @$_ } } }
+		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 200, cache_wrong => 0],
+		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 210, cache_wrong => 2],
+		[scenario => 'thp', pages_marked => 1024, pages_discarded => 1024, thp_kb_after_mark => 4096],
+		[scenario => 'write_after_mark', written_pages => 256, written_kept => 250],
+		[scenario => 'write_after_mark', written_pages => 256, written_kept => 256];
+	is_deeply({ %{VMAB::Report::Goals::image_cache(\@cd, 'vrange')}, runs => undef },
+		  { runs => undef, n => 2, regenerated => 200, objects => 256, object_kb => 32, wrong => 2 },
+		  'image_cache: the median regenerated (the lower of two), the wrong ones summed');
+	is_deeply(VMAB::Report::Goals::scn_thp(\@cd, 'vrange'), { dropped => 1024, pages => 1024, thp_kb => 4096, n => 1 },
+		  'scn_thp: as drop_thp, from the scenario');
+	is_deeply(VMAB::Report::Goals::scn_write(\@cd, 'vrange'), { kept => 250, pages => 256, n => 2 }, 'scn_write: as drop_write');
+	is(VMAB::Report::Goals::image_cache(\@cd, 'madv_free'), undef, '... none of a design without runs');
+	$ha->{cache}{vrange} = VMAB::Report::Goals::image_cache(\@cd, 'vrange');
+	like((VMAB::Report::Summary::figures($hm, $ha))[1]{vrange}, qr/^200 of 256 objects of 32 KiB regenerated \(median of 2 runs\); 2 came/,
+	     'the summary\'s image cache figure reads the analysis');
 	$ha->{swapless}{vrange} = { runs => 9, purging => 9 };
 	like((VMAB::Report::Scenarios::answers($hm, $ha))[4]{vrange}, qr/^discarded without swap in 9 of 9 /,
 	     'question 5\'s answer and its evidence read the analysis');
-	like(VMAB::Report::Scenarios::section($hm, '/x', $ha), qr/A: vrange: pages were discarded without swap in 9 of 9 pressure runs/,
-	     '... both');
+	my $ev = VMAB::Report::Scenarios::section($hm, '/x', $ha);
+	like($ev, qr/A: vrange: pages were discarded without swap in 9 of 9 pressure runs/, '... both');
+	like($ev, qr/regenerated 200 \(median; 200 to 210, 2 runs\) of 256 objects; objects that came back wrong: 2 in 2 runs/,
+	     '... and question 3\'s evidence the same image cache figures');
 }
 
 my $k = VMAB::Report::Goals::keep_shares($m, 'madv_free');

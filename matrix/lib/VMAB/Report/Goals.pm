@@ -6,7 +6,7 @@ package VMAB::Report::Goals;
 #   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with its mark and
 #       unmark goal], oom => [oom_rows], host => host_vs_guest, first => { design => first_reclaim },
 #       accounting => accounting_agreement, swapless => swapless_totals, safety => safety (of the scenario
-#       runs) }; keep_shares, op_growth and oom_vs_none take
+#       runs), cache => { design => image_cache } }; keep_shares, op_growth and oom_vs_none take
 #       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
@@ -219,6 +219,29 @@ sub lost_alone {
 		      ($_->{d}{scenario} // '') !~ $OWN_LOSS } @$data;
 }
 
+# The image cache (scenario image_cache): { runs => [its records], n,
+# regenerated (median), objects, object_kb, wrong (summed) } | undef.
+sub image_cache {
+	my @c = of($_[0], $_[1], 'image_cache') or return undef;
+	return { runs => \@c, n => scalar @c, regenerated => median(map { $_->{d}{cache_regenerated} } @c), objects => $c[0]{d}{cache_objects},
+		 object_kb => $c[0]{d}{cache_object_kb}, wrong => sum(0, map { $_->{d}{cache_wrong} // 0 } @c) };
+}
+
+# Two THPs marked, then MADV_PAGEOUT (scenario thp): { dropped, pages,
+# thp_kb (mapped huge once marked), n }, medians, as drop_thp's.
+sub scn_thp {
+	my @t = of($_[0], $_[1], 'thp') or return undef;
+	return { dropped => median(map { $_->{d}{pages_discarded} } @t), pages => $t[0]{d}{pages_marked},
+		 thp_kb => median(map { $_->{d}{thp_kb_after_mark} } @t), n => scalar @t };
+}
+
+# Half the pages written after marking (write_after_mark): { kept (written
+# pages kept, median), pages (written), n }, as drop_write's.
+sub scn_write {
+	my @w = of($_[0], $_[1], 'write_after_mark') or return undef;
+	return { kept => median(map { $_->{d}{written_kept} } @w), pages => $w[0]{d}{written_pages}, n => scalar @w };
+}
+
 # lost_share(\@data, \@designs, @scenarios) -> ([scenario, the median % of
 # the marked pages lost per design (undef: no runs)], ...): the scenarios
 # with a figure, in that order, but for those that judge loss in their own way.
@@ -271,7 +294,8 @@ sub analyse {
 	my @data = all_data($m);
 	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)], host => host_vs_guest($m, $hb, \@churn),
 		 first => { map { $_ => first_reclaim($m, \@data, $_) } columns($m) }, accounting => accounting_agreement(\@data),
-		 swapless => swapless_totals(\@data), safety => safety(\@data) };
+		 swapless => swapless_totals(\@data), safety => safety(\@data),
+		 cache => { map { $_ => image_cache(\@data, $_) } columns(\@data) } };
 }
 
 # The analysis of $x: itself, or that of the matrix it is.

@@ -284,7 +284,7 @@ our @PRESSURE_SCN = qw(memcg_reclaim memcg_limit madv_pageout global_pressure wr
 	read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
 
 sub q_sigbus {
-	my ($data) = @_;
+	my ($data, undef, $an) = @_;
 	return per_design($data, sub {
 		my @xs = of($data, $_[0], @PRESSURE_SCN) or return;
 		my @lost = grep { ($_->{d}{pages_discarded} // 0) > 0 } @xs;
@@ -295,10 +295,9 @@ sub q_sigbus {
 				scalar(grep { $_->{d}{sigbus_addr_code_right} } @sb) . ' of ' . scalar(@sb) : '') .
 			'; pages that were neither data nor zero: ' . sum(0, map { $_->{d}{pages_garbage} // 0 } @xs) . '.';
 	}) . per_design($data, sub {
-		my @c = of($data, $_[0], 'image_cache') or return;
-		', image cache (' . design($_[0])->{detected_by} . '): regenerated ' . range_of(map { $_->{d}{cache_regenerated} } @c) .
-			' of ' . ($c[0]{d}{cache_objects} // '?') . ' objects; objects that came back wrong: ' .
-			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . ' runs.';
+		my $c = $an->{cache}{$_[0]} or return;
+		', image cache (' . design($_[0])->{detected_by} . '): regenerated ' . range_of(map { $_->{d}{cache_regenerated} } @{$c->{runs}}) .
+			' of ' . ($c->{objects} // '?') . " objects; objects that came back wrong: $c->{wrong} in $c->{n} runs.";
 	});
 }
 
@@ -332,7 +331,7 @@ sub q_swapless {
 }
 
 sub q_cost {
-	my ($data, $m) = @_;
+	my ($data, $m, $an) = @_;
 	my $md = per_design($data, sub {
 		my @np = of($data, $_[0], 'no_pressure') or return;
 		', in calls of ' . ($np[0]{d}{chunk_kb} // '?') . ' KiB: mark ' .
@@ -341,10 +340,10 @@ sub q_cost {
 			range_str(\&us, map { $_->{d}{ns_read_per_mib} } @np) . ' per MiB; take back ' .
 			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' . design($_[0])->{taken_back_by} . ').';
 	}) . per_design($data, sub {
-		my @c = of($data, $_[0], 'image_cache') or return;
+		my $c = $an->{cache}{$_[0]} or return;
 		# (Its one marking call is below the guest clock's tick: not shown.)
-		', image cache of ' . marked_kb(@c) . ': taking every object back, checking it and regenerating the lost ones ' .
-			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . '.';
+		', image cache of ' . marked_kb(@{$c->{runs}}) . ': taking every object back, checking it and regenerating the lost ones ' .
+			range_str(\&us, map { $_->{d}{ns_fetch_all} } @{$c->{runs}}) . '.';
 	});
 	return length $md ? "$md\n_Measured under " . uc($m->{accelerator} // '?') . (($m->{accelerator} // '') eq 'tcg'
 		? ': absolute times are those of an emulator; compare the two designs within a row, not with real hardware' : '') .

@@ -11,9 +11,8 @@ package VMAB::Report::Summary;
 #   section($matrix, $report_dir) -> markdown (headings from level 3 down)
 use strict;
 use warnings;
-use List::Util qw(sum);
 use VMAB::Designs qw(design designs title);
-use VMAB::Report::Data qw(all_data of columns median tally $NOT_MEASURED);
+use VMAB::Report::Data qw(all_data columns tally $NOT_MEASURED);
 use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Report::Scenarios;
 use VMAB::Report::Bench;
@@ -32,32 +31,24 @@ our @SEMANTICS = (
 	['Cost of mark and unmark', 'cost', 6],
 	['What reclaim takes first', 'order', 2],
 	['Without swap', 'swapless', 5],
-	['Transparent huge pages', 'thp',
-	 sub {
-		 my @t = of($_[0], $_[1], 'thp') or return;
-		 sprintf('%s of %s marked pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)',
-			 median(map { $_->{d}{pages_discarded} } @t) // '?', $t[0]{d}{pages_marked} // '?',
-			 median(map { $_->{d}{thp_kb_after_mark} } @t) // '?', scalar @t);
-	 }],
+	['Transparent huge pages', 'thp', sub { thp_seen('marked', VMAB::Report::Goals::scn_thp(@_)) }],
 	['Memory cgroup accounting', 'memcg', 1],
-	['A write after marking', 'write',
-	 sub {
-		 my @w = of($_[0], $_[1], 'write_after_mark') or return;
-		 sprintf('%s of %s written pages kept (median of %d runs)', median(map { $_->{d}{written_kept} } @w) // '?',
-			 $w[0]{d}{written_pages} // '?', scalar @w);
-	 }],
+	['A write after marking', 'write', sub { write_seen(VMAB::Report::Goals::scn_write(@_)) }],
 );
 
 # The same seen of a design that is no variant of scenario_test (VMAB::Designs
 # no_scenarios), from its own tests (VMAB::Report::Goals), by the promise's
 # key ($matrix, $design); an aspect without one here is not measured.
-our %OWN = (
-	thp => sub { my $g = VMAB::Report::Goals::drop_thp(@_) or return;
-		sprintf('%s of %s droppable pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)',
-			(map { $_ // '?' } @$g{qw(dropped pages thp_kb)}), $g->{n}) },
-	write => sub { my $g = VMAB::Report::Goals::drop_write(@_) or return;
-		sprintf('%s of %s written pages kept (median of %d runs)', (map { $_ // '?' } @$g{qw(kept pages)}), $g->{n}) },
-);
+our %OWN = (thp => sub { thp_seen('droppable', VMAB::Report::Goals::drop_thp(@_)) },
+	    write => sub { write_seen(VMAB::Report::Goals::drop_write(@_)) });
+
+# The THP and write figures of either kind of test, as seen (undef: none).
+sub thp_seen {
+	my ($what, $g) = @_;
+	return $g && sprintf("%s of %s $what pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)",
+		(map { $_ // '?' } @$g{qw(dropped pages thp_kb)}), $g->{n});
+}
+sub write_seen { my ($g) = @_; return $g && sprintf('%s of %s written pages kept (median of %d runs)', (map { $_ // '?' } @$g{qw(kept pages)}), $g->{n}) }
 
 sub semantics {
 	my ($m) = @_;
@@ -88,12 +79,9 @@ sub first_taken {
 }
 
 sub cache_figure {
-	my ($data, $design) = @_;
-	my @c = of($data, $design, 'image_cache') or return $NOT_MEASURED;
+	my $g = $_[0]{cache}{$_[1]} or return $NOT_MEASURED;	# ($an, $design)
 	return sprintf('%s of %s objects of %s KiB regenerated (median of %d runs); %d came back wrong',
-		median(map { $_->{d}{cache_regenerated} } @c) // '?', $c[0]{d}{cache_objects} // '?',
-		$c[0]{d}{cache_object_kb} // '?', scalar @c,
-		sum(0, map { $_->{d}{cache_wrong} // 0 } @c));
+		(map { $_ // '?' } @$g{qw(regenerated objects object_kb)}), $g->{n}, $g->{wrong});
 }
 
 # keep_share($matrix, $bench_design) -> "N% of keep (median of n runs); at
@@ -157,7 +145,7 @@ sub figures {
 	my @rows = (
 		['Reclaim of exactly the marked size, swap on: marked pages taken (goal: at least ' . pct($first) . ')',
 		 sub { first_taken($an, $_[0]) }],
-		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure(\@data, $_[0]) }],
+		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure($an, $_[0]) }],
 		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($keep) . ')',
 		 sub { churn_vs_keep($an, $_[0]) }],
 		["Mark cost against range size (goal for vrange: within ${flat}x)",
