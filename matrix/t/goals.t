@@ -34,9 +34,12 @@ is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first
 	  'analyse: reclaim of the marked size per column, once');
 {
 	require VMAB::Report::Summary;
-	local $an->{first}{vrange} = { %$fp, share => 0.5, taken => 1024 };
+	local $an->{first}{vrange} = { %$fp, share => 0.5, taken => 1024,
+		runs => [{ variant => 'both', mode => 'swap-x', taken => 1024, marked => 2048, swapped_kb => 3, share => 0.5 }] };
 	like((VMAB::Report::Summary::figures($m, $an))[0]{vrange}, qr/^50% \(median of 4 runs\)/, '... the summary reads it');
 	like((VMAB::Report::Scenarios::answers($m, $an))[1]{vrange}, qr/took 1024 of 2048 marked pages/, '... and question 2');
+	like(VMAB::Report::Scenarios::section($m, '/x', $an), qr/exactly the marked size: took 1024 of 2048 marked pages while swapping out 3 kB of the unmarked memory \(both\/swap-x\)/,
+	     '... and its evidence, from the same cells');
 }
 
 # Design C is no variant of scenario_test: its figures are its own tests'

@@ -12,7 +12,6 @@ use strict;
 use warnings;
 use List::Util qw(sum pairs);
 use VMAB::Designs qw(design title);
-use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Goals qw(%THRESHOLD accounting_runs counted swapless_runs lost_alone @SWAPLESS_SCN);
 use VMAB::Report::Html qw(md_table);
@@ -231,7 +230,7 @@ sub q_accounting {
 }
 
 sub q_lru {
-	my ($data, $m) = @_;
+	my ($data, $m, $an) = @_;
 	$m //= {};
 	my $md = '';
 	for my $design (columns($data)) {
@@ -264,11 +263,10 @@ sub q_lru {
 			qw(inactive_anon active_anon inactive_file active_file);
 		$say->(', on marking ' . marked_kb(@np) . ' (memcg `memory.stat` change): ' .
 			(@parts ? join('; ', @parts) : 'no memcg figures')) if @np;
-		my @fp = grep { mode_traits($_->{mode})->{swap} } of($data, $design, 'memcg_reclaim');
-		$say->(', swap on, `memory.reclaim` of exactly the marked size: took ' .
-			range_of(map { $_->{d}{first_pass_discarded} } @fp) . ' of ' . ($fp[0]{d}{pages_marked} // '?') .
-			' marked pages while swapping out ' . range_str(sub { "$_[0] kB" }, map { $_->{d}{first_pass_keep_swapped_kb} } @fp) .
-			' of the unmarked memory (' . wheres(@fp) . ')') if @fp;
+		my $fp = $an->{first}{$design};	# the cells of a_lru's figure (Goals::first_pass)
+		$say->(', swap on, `memory.reclaim` of exactly the marked size: took ' . range_of(map { $_->{taken} } @{$fp->{runs}}) .
+			" of $fp->{marked} marked pages while swapping out " . range_str(sub { "$_[0] kB" }, map { $_->{swapped_kb} } @{$fp->{runs}}) .
+			' of the unmarked memory (' . wheres(@{$fp->{runs}}) . ')') if $fp && !$fp->{source};
 		my @ra = of($data, $design, 'read_after_mark');
 		$say->(', pages read after marking, then reclaim: lost ' . range_of(map { $_->{d}{pages_discarded} } @ra) .
 			' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
