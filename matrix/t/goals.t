@@ -94,8 +94,8 @@ is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first
 	} } } };
 	my @hd = all_data($hm);
 	my $ha = VMAB::Report::Goals::analyse($hm);
-	is_deeply($ha->{accounting}, { vrange => { equal => 2, absent => 1, cg_absent => 3 },
-				       madv_free => { differs => 1, cg_equal => 1 } },
+	is_deeply($ha->{accounting}, { vrange => { runs => 3, equal => 2, absent => 1, cg_absent => 3 },
+				       madv_free => { runs => 1, differs => 1, cg_equal => 1 } },
 		  'analyse: each design\'s counters against the pages found lost, /proc/vmstat and memory.stat');
 	is_deeply($ha->{swapless}, { vrange => { runs => 1, purging => 0 }, madv_free => { runs => 1, purging => 1 } },
 		  '... pressure runs without swap, and those that lost pages (madv_pageout is none)');
@@ -106,6 +106,11 @@ is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first
 	is_deeply([VMAB::Report::Goals::lost_share(\@hd, ['vrange', 'madv_free'], qw(no_pressure memcg_reclaim memcg_limit image_cache madv_pageout))],
 		  [['memcg_reclaim', 0, undef], ['memcg_limit', undef, 10], ['madv_pageout', 20, 50]],
 		  'lost_share: the median % lost per scenario and design (the lower of two), not the cache\'s');
+	is_deeply({ %{VMAB::Report::Goals::marking([map { { variant => 'v', mode => 'm', d => { kind => 'scenario', design => 'madv_free',
+			scenario => 'no_pressure', pages_marked => 2048, @$_ } } } [memcg_lazyfree_delta_kb => 8160, counter_marked => 2048],
+			[memcg_lazyfree_delta_kb => -1, counter_marked => 2000, nr_lazyfree_delta => 2048]], 'madv_free')}, runs => undef },
+		  { runs => undef, marked => 2048, lazyfree_kb => [8160], pglazyfree => [2048, 2000], nr_lazyfree => [2048], lazyfree => 8160 },
+		  'marking: the changes each run gave (-1: the kernel has no such figure), the median lazyfree');
 	my @cd = map { { variant => 'both', mode => 'swap-classic', d => { kind => 'scenario', design => 'vrange', @$_ } } }
 		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 200, cache_wrong => 0],
 		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 210, cache_wrong => 2],

@@ -18,7 +18,6 @@ use VMAB::Designs;
 use VMAB::Report::Goals qw(%THRESHOLD);
 
 *ratio = \&VMAB::Report::Goals::ratio;
-our @KEEP_DESIGNS = @VMAB::Report::Goals::KEEP_DESIGNS;
 
 # Mark-cost columns: [design, op, heading, field (default ns_median)].
 # MADV_FREE's first call on fresh pages also moves them to the lazyfree
@@ -450,7 +449,7 @@ sub goals_summary {
 				$vr->{faults_per_iter} // 0, $mf->{faults_per_iter} // 0));
 	}
 	for my $x (@$churn) {
-		my @have = grep { defined $x->{keep}{$_->[0]} } @KEEP_DESIGNS or next;
+		my @have = grep { defined $x->{keep}{$_->[0]} } @VMAB::Report::Goals::KEEP_DESIGNS or next;
 		my $met = grep { $x->{keep}{$_->[0]} >= $keep } @have;
 		push @l, sprintf('- Churn against keep (never giving memory back), %s: %s ' .
 			'(goal at least %.0f%% for one design: %s).%s', threads($x),

@@ -6,7 +6,8 @@ package VMAB::Report::Goals;
 #   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with its mark and
 #       unmark goal], oom => [oom_rows], host => host_vs_guest, first => { design => first_reclaim },
 #       accounting => accounting_agreement, swapless => swapless_totals, safety => safety (of the scenario
-#       runs), cache => { design => image_cache } }; keep_shares, op_growth and oom_vs_none take
+#       runs), cache => { design => image_cache }, lazyfree => marking of madv_free }; keep_shares,
+#       op_growth and oom_vs_none take
 #       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
@@ -159,11 +160,12 @@ sub accounting_runs { my ($data) = @_; return map { of($data, $_, qw(memcg_recla
 sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
 
 # Whether each design's counters agreed with the pages found lost:
-# { design => { equal|differs|absent|cg_equal|cg_differs|cg_absent => runs } }
+# { design => { runs, and equal|differs|absent|cg_equal|cg_differs|cg_absent => runs } }
 sub accounting_agreement {
 	my ($data) = @_;
 	my %agree;
 	for my $d (map { $_->{d} } accounting_runs($data)) {
+		$agree{$d->{design}}{runs}++;
 		for my $c (['', 'counter_discarded'], ['cg_', 'memcg_counter_discarded']) {
 			my $n = counted($d->{$c->[1]});
 			$agree{$d->{design}}{$c->[0] . ($n eq 'absent' ? 'absent'
@@ -219,6 +221,17 @@ sub lost_alone {
 		      ($_->{d}{scenario} // '') !~ $OWN_LOSS } @$data;
 }
 
+# Marking with no pressure (no_pressure): { runs => [its records], marked
+# (pages, the first run's), lazyfree_kb (the cgroup's change), pglazyfree,
+# nr_lazyfree => [each run's, where the kernel has it], lazyfree (the median
+# of lazyfree_kb) } | undef.  MADV_FREE's is analyse's lazyfree.
+sub marking {
+	my @np = of($_[0], $_[1], 'no_pressure') or return undef;
+	my %c = map { my $k = $_->[1]; ($_->[0] => [grep { ($_ // -1) >= 0 } map { $_->{d}{$k} } @np]) }
+		[lazyfree_kb => 'memcg_lazyfree_delta_kb'], [pglazyfree => 'counter_marked'], [nr_lazyfree => 'nr_lazyfree_delta'];
+	return { %c, runs => \@np, marked => $np[0]{d}{pages_marked}, lazyfree => median(@{$c{lazyfree_kb}}) };
+}
+
 # The image cache (scenario image_cache): { runs => [its records], n,
 # regenerated (median), objects, object_kb, wrong (summed) } | undef.
 sub image_cache {
@@ -254,12 +267,12 @@ sub lost_share {
 
 # ---- allocator churn ----
 
-# share_of_keep($by_design, $design) -> the program's median of each
-# round's share of keep where it gave one, else the ratio of the medians.
-sub share_of_keep {
-	my ($by, $design) = @_;
+# ratio_to($by_design, $design, $base) -> records/s against $base's: the
+# program's median of each round's ratio where it gave one, else the ratio of the medians.
+sub ratio_to {
+	my ($by, $design, $base) = @_;
 	my $x = $by->{$design} // {};
-	return $x->{ratio_to_keep} // ratio($x->{records_per_s}, ($by->{keep} // {})->{records_per_s});
+	return $x->{"ratio_to_$base"} // ratio($x->{records_per_s}, ($by->{$base} // {})->{records_per_s});
 }
 
 sub churn_rows {
@@ -272,14 +285,10 @@ sub churn_rows {
 			$by{$_->{threads} // 0}{$_->{design} // ''} = $_ for @{$churn->{$v}{$mode}};
 			for my $th (sort { $a <=> $b } keys %by) {
 				my $b = $by{$th};
-				my $dn = ($b->{dontneed} // {})->{records_per_s};
-				my %r = map { $_ => ($b->{$_} // {})->{ratio_to_dontneed}
-					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } with_seen(\@CHURN_DESIGNS, keys %$b);
-				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
-					// ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
-				my %k = map { $_ => share_of_keep($b, $_) } keys %r;
-				push @rows, { variant => $v, mode => $mode, threads => $th, by => $b, ratio => \%r,
-					free => $r{madv_free}, vrange_vs_free => $vf, keep => \%k, control => $k{vma_flag} };
+				my %r = map { $_ => ratio_to($b, $_, 'dontneed') } with_seen(\@CHURN_DESIGNS, keys %$b);
+				my %k = map { $_ => ratio_to($b, $_, 'keep') } keys %r;
+				push @rows, { variant => $v, mode => $mode, threads => $th, by => $b, ratio => \%r, free => $r{madv_free},
+					vrange_vs_free => ratio_to($b, 'vrange', 'madv_free'), keep => \%k, control => $k{vma_flag} };
 			}
 		}
 	}
@@ -295,7 +304,7 @@ sub analyse {
 	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)], host => host_vs_guest($m, $hb, \@churn),
 		 first => { map { $_ => first_reclaim($m, \@data, $_) } columns($m) }, accounting => accounting_agreement(\@data),
 		 swapless => swapless_totals(\@data), safety => safety(\@data),
-		 cache => { map { $_ => image_cache(\@data, $_) } columns(\@data) } };
+		 cache => { map { $_ => image_cache(\@data, $_) } columns(\@data) }, lazyfree => marking(\@data, 'madv_free') };
 }
 
 # The analysis of $x: itself, or that of the matrix it is.

@@ -213,7 +213,7 @@ sub marked_kb {
 sub q_accounting {
 	my ($data, undef, $an) = @_;
 	my %agree = %{$an->{accounting}} or return '';
-	my @np = of($data, 'madv_free', 'no_pressure');
+	my $k = $an->{lazyfree};
 	return "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
 		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n" . per_design($data, sub {
 		my $a = $agree{$_[0]} or return;
@@ -222,11 +222,9 @@ sub q_accounting {
 			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) .
 			'; in memory.stat it equalled them in ' . ($a->{cg_equal} // 0) . ', differed in ' .
 			($a->{cg_differs} // 0) . ', was absent in ' . ($a->{cg_absent} // 0) . '.';
-	}) . (@np ? '- ' . title('madv_free') . ': marking ' . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
-		range_str(sub { "$_[0] kB" }, grep { ($_ // -1) >= 0 } map { $_->{d}{memcg_lazyfree_delta_kb} } @np) .
-		'; `pglazyfree` rose by ' . range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{counter_marked} } @np) .
-		'; the `nr_lazyfree` gauge by ' .
-		range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{nr_lazyfree_delta} } @np) . ".\n" : '');
+	}) . ($k ? '- ' . title('madv_free') . ': marking ' . marked_kb(@{$k->{runs}}) . " changed the cgroup's `lazyfree` by " .
+		range_str(sub { "$_[0] kB" }, @{$k->{lazyfree_kb}}) . '; `pglazyfree` rose by ' . range_str(sub { "$_[0] pages" },
+		@{$k->{pglazyfree}}) . '; the `nr_lazyfree` gauge by ' . range_str(sub { "$_[0] pages" }, @{$k->{nr_lazyfree}}) . ".\n" : '');
 }
 
 sub q_lru {
@@ -365,17 +363,12 @@ sub headline {
 sub a_accounting {
 	my ($data, $design, undef, $an) = @_;
 	my $a = $an->{accounting}{$design} or return $NOT_MEASURED;
-	my $runs = sum(map { $a->{$_} // 0 } qw(equal differs absent));
+	my ($runs, $k) = ($a->{runs}, $an->{lazyfree} // {});
 	my $ctr = counter_name($design) // return 'no /proc/vmstat event counts its lost pages';
 	my $s = "$ctr = pages lost in " . ($a->{equal} // 0) . " of $runs runs; memory.stat " .
 		(($a->{cg_absent} // 0) == $runs ? 'has no counter' : 'equal in ' . ($a->{cg_equal} // 0) . " of $runs");
-	if ($design eq 'madv_free') {
-		my @np = of($data, $design, 'no_pressure');
-		my $lf = median(map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np);
-		$s .= "; its `lazyfree` rose $lf kB on marking " . 4 * ($np[0]{d}{pages_marked} // 0) . ' kB'
-			if defined $lf;
-	}
-	return $s;
+	return $s . ($design eq 'madv_free' && defined $k->{lazyfree}
+		? "; its `lazyfree` rose $k->{lazyfree} kB on marking " . 4 * ($k->{marked} // 0) . ' kB' : '');
 }
 
 sub a_lru {
