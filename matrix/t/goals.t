@@ -186,6 +186,14 @@ is_deeply([map { [@$_{qw(mode design ratio)}, $_->{met} ? 1 : 0] } grep { $_->{v
 	  [['noswap-classic', 'none', undef, 0], ['noswap-classic', 'madv_free', 0.866, 1], ['noswap-classic', 'vrange', 1.25, 1],
 	   ['noswap-mglru', 'none', undef, 0], ['noswap-mglru', 'madv_free', 0.968, 1], ['noswap-mglru', 'vrange', 0.966, 1]],
 	  'the OOM rows of both, the control unjudged');
+{
+	my $an = VMAB::Report::Goals::analyse($m);
+	$_->{ratio} = 3 for grep { $_->{design} eq 'vrange' } @{$an->{oom}};
+	like((VMAB::Report::Summary::figures($m, $an))[5]{vrange}, qr/^3\.00x the time with nothing marked \(median of 6 runs\)/,
+	     'the summary\'s OOM figure reads the analysis\' rows');
+	like(VMAB::Report::Bench::section($m, tempdir(CLEANUP => 1), $an), qr/^\| both \| noswap-classic \| vrange \| [^|]+\| [^|]+\| 3\.00x \|/m,
+	     '... and so does the OOM table');
+}
 
 # The designs: A and B always have a column, C once matrix.json has its figures.
 is_deeply([columns($m)], ['vrange', 'madv_free'], 'columns: A and B');
