@@ -107,10 +107,13 @@ is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first
 		  [['memcg_reclaim', 0, undef], ['memcg_limit', undef, 10], ['madv_pageout', 20, 50]],
 		  'lost_share: the median % lost per scenario and design (the lower of two), not the cache\'s');
 	is_deeply({ %{VMAB::Report::Goals::marking([map { { variant => 'v', mode => 'm', d => { kind => 'scenario', design => 'madv_free',
-			scenario => 'no_pressure', pages_marked => 2048, @$_ } } } [memcg_lazyfree_delta_kb => 8160, counter_marked => 2048],
-			[memcg_lazyfree_delta_kb => -1, counter_marked => 2000, nr_lazyfree_delta => 2048]], 'madv_free')}, runs => undef },
-		  { runs => undef, marked => 2048, lazyfree_kb => [8160], pglazyfree => [2048, 2000], nr_lazyfree => [2048], lazyfree => 8160 },
-		  'marking: the changes each run gave (-1: the kernel has no such figure), the median lazyfree');
+			scenario => 'no_pressure', pages_marked => 2048, @$_ } } } [memcg_lazyfree_delta_kb => 8160, counter_marked => 2048,
+			chunk_kb => 64, ns_mark_per_mib => 300, ns_take_back_per_mib => 50], [memcg_lazyfree_delta_kb => -1, counter_marked => 2000,
+			nr_lazyfree_delta => 2048, ns_mark_per_mib => 100]], 'madv_free')}, runs => undef },
+		  { runs => undef, n => 2, marked => 2048, chunk_kb => 64, lazyfree_kb => [8160], pglazyfree => [2048, 2000],
+		    nr_lazyfree => [2048], lazyfree => 8160, mark_per_mib => [300, 100], mark_per_call => [undef, undef],
+		    read_per_mib => [undef, undef], take_back_per_mib => [50, undef], mark => 100, take_back => 50 },
+		  'marking: its cost, run by run and the median, and the changes each gave (-1: the kernel has no such figure)');
 	my @cd = map { { variant => 'both', mode => 'swap-classic', d => { kind => 'scenario', design => 'vrange', @$_ } } }
 		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 200, cache_wrong => 0],
 		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 210, cache_wrong => 2],

@@ -6,7 +6,7 @@ package VMAB::Report::Goals;
 #   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with its mark and
 #       unmark goal], oom => [oom_rows], host => host_vs_guest, first => { design => first_reclaim },
 #       accounting => accounting_agreement, swapless => swapless_totals, safety => safety (of the scenario
-#       runs), cache => { design => image_cache }, lazyfree => marking of madv_free }; keep_shares,
+#       runs), cache => { design => image_cache }, marking => { design => marking } }; keep_shares,
 #       op_growth and oom_vs_none take
 #       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
@@ -221,15 +221,19 @@ sub lost_alone {
 		      ($_->{d}{scenario} // '') !~ $OWN_LOSS } @$data;
 }
 
-# Marking with no pressure (no_pressure): { runs => [its records], marked
-# (pages, the first run's), lazyfree_kb (the cgroup's change), pglazyfree,
-# nr_lazyfree => [each run's, where the kernel has it], lazyfree (the median
-# of lazyfree_kb) } | undef.  MADV_FREE's is analyse's lazyfree.
+# Marking with no pressure (no_pressure): { runs => [its records], n, marked
+# (pages) and chunk_kb (the first run's); each run's ns to mark, read and
+# take back: mark_per_mib, mark_per_call, read_per_mib, take_back_per_mib =>
+# [...], mark and take_back their medians per MiB; lazyfree_kb (the cgroup's
+# change), pglazyfree, nr_lazyfree => [each run's, where the kernel has it],
+# lazyfree the median of lazyfree_kb } | undef.
 sub marking {
 	my @np = of($_[0], $_[1], 'no_pressure') or return undef;
 	my %c = map { my $k = $_->[1]; ($_->[0] => [grep { ($_ // -1) >= 0 } map { $_->{d}{$k} } @np]) }
 		[lazyfree_kb => 'memcg_lazyfree_delta_kb'], [pglazyfree => 'counter_marked'], [nr_lazyfree => 'nr_lazyfree_delta'];
-	return { %c, runs => \@np, marked => $np[0]{d}{pages_marked}, lazyfree => median(@{$c{lazyfree_kb}}) };
+	for my $k (qw(mark_per_mib mark_per_call read_per_mib take_back_per_mib)) { $c{$k} = [map { $_->{d}{"ns_$k"} } @np] }
+	return { %c, runs => \@np, n => scalar @np, marked => $np[0]{d}{pages_marked}, chunk_kb => $np[0]{d}{chunk_kb},
+		 lazyfree => median(@{$c{lazyfree_kb}}), mark => median(@{$c{mark_per_mib}}), take_back => median(@{$c{take_back_per_mib}}) };
 }
 
 # The image cache (scenario image_cache): { runs => [its records], n,
@@ -304,7 +308,7 @@ sub analyse {
 	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)], host => host_vs_guest($m, $hb, \@churn),
 		 first => { map { $_ => first_reclaim($m, \@data, $_) } columns($m) }, accounting => accounting_agreement(\@data),
 		 swapless => swapless_totals(\@data), safety => safety(\@data),
-		 cache => { map { $_ => image_cache(\@data, $_) } columns(\@data) }, lazyfree => marking(\@data, 'madv_free') };
+		 cache => { map { $_ => image_cache(\@data, $_) } columns(\@data) }, marking => { map { $_ => marking(\@data, $_) } columns(\@data) } };
 }
 
 # The analysis of $x: itself, or that of the matrix it is.

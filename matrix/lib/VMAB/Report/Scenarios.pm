@@ -213,7 +213,7 @@ sub marked_kb {
 sub q_accounting {
 	my ($data, undef, $an) = @_;
 	my %agree = %{$an->{accounting}} or return '';
-	my $k = $an->{lazyfree};
+	my $k = $an->{marking}{madv_free};
 	return "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
 		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n" . per_design($data, sub {
 		my $a = $agree{$_[0]} or return;
@@ -329,12 +329,10 @@ sub q_swapless {
 sub q_cost {
 	my ($data, $m, $an) = @_;
 	my $md = per_design($data, sub {
-		my @np = of($data, $_[0], 'no_pressure') or return;
-		', in calls of ' . ($np[0]{d}{chunk_kb} // '?') . ' KiB: mark ' .
-			range_str(\&us, map { $_->{d}{ns_mark_per_mib} } @np) . ' per MiB (' .
-			range_str(\&us, map { $_->{d}{ns_mark_per_call} } @np) . ' per call); read while marked ' .
-			range_str(\&us, map { $_->{d}{ns_read_per_mib} } @np) . ' per MiB; take back ' .
-			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' . design($_[0])->{taken_back_by} . ').';
+		my $c = $an->{marking}{$_[0]} or return;
+		', in calls of ' . ($c->{chunk_kb} // '?') . ' KiB: mark ' . range_str(\&us, @{$c->{mark_per_mib}}) . ' per MiB (' .
+			range_str(\&us, @{$c->{mark_per_call}}) . ' per call); read while marked ' . range_str(\&us, @{$c->{read_per_mib}}) .
+			' per MiB; take back ' . range_str(\&us, @{$c->{take_back_per_mib}}) . ' per MiB (' . design($_[0])->{taken_back_by} . ').';
 	}) . per_design($data, sub {
 		my $c = $an->{cache}{$_[0]} or return;
 		# (Its one marking call is below the guest clock's tick: not shown.)
@@ -363,7 +361,7 @@ sub headline {
 sub a_accounting {
 	my ($data, $design, undef, $an) = @_;
 	my $a = $an->{accounting}{$design} or return $NOT_MEASURED;
-	my ($runs, $k) = ($a->{runs}, $an->{lazyfree} // {});
+	my ($runs, $k) = ($a->{runs}, $an->{marking}{$design} // {});
 	my $ctr = counter_name($design) // return 'no /proc/vmstat event counts its lost pages';
 	my $s = "$ctr = pages lost in " . ($a->{equal} // 0) . " of $runs runs; memory.stat " .
 		(($a->{cg_absent} // 0) == $runs ? 'has no counter' : 'equal in ' . ($a->{cg_equal} // 0) . " of $runs");
@@ -416,10 +414,8 @@ sub own_swapless {
 }
 
 sub a_cost {
-	my ($data, $design) = @_;
-	my @np = of($data, $design, 'no_pressure') or return $NOT_MEASURED;
-	return 'mark ' . us(median(map { $_->{d}{ns_mark_per_mib} } @np)) . '/MiB, take back ' .
-		us(median(map { $_->{d}{ns_take_back_per_mib} } @np)) . '/MiB (median, ' . scalar(@np) . ' runs)';
+	my $c = $_[3]{marking}{$_[1]} or return $NOT_MEASURED;	# ($data, $design, $m, $an)
+	return 'mark ' . us($c->{mark}) . '/MiB, take back ' . us($c->{take_back}) . "/MiB (median, $c->{n} runs)";
 }
 
 # [key, title, question]: q_KEY($data, $matrix, $an) gives its evidence
