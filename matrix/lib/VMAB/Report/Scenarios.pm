@@ -1,10 +1,10 @@
 package VMAB::Report::Scenarios;
 # The report's scenario figures: suite/scenario_test.c's "# @data" records
 # (kind "scenario") and the pass/skip/fail of the same tests, one column a
-# design (VMAB::Designs); headings from level 3 down.
-#   answers($matrix): the 2014 reviewers' questions, each answered in one
-#       line per design (the summary shows them);
-#   section($matrix, $dir): the evidence behind each answer;
+# design (VMAB::Designs); headings from level 3 down.  The answers format the analysis
+# (VMAB::Report::Goals::analyse, $an); the evidence adds the runs' ranges and tallies.
+#   answers($matrix[, $an]): the 2014 reviewers' questions, each answered in one line per design (the summary shows them);
+#   section($matrix, $dir[, $an]): the evidence behind each answer;
 #   appendix($matrix): scenario by scenario what each design did, one row
 #       per variant and run-time mode, and the per-run accounting and
 #       swapless tables.
@@ -15,7 +15,7 @@ use VMAB::Designs qw(design title);
 use VMAB::Record qw(mode_tests mode_names);
 use VMAB::Report::Goals qw(%THRESHOLD accounting_runs counted swapless_runs lost_alone @SWAPLESS_SCN);
 use VMAB::Report::Html qw(md_table);
-use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data reclaim_order of where range_str tally median columns
+use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data reclaim_order of where range_str tally columns
 	$NOT_MEASURED @MODE_ORDER);
 
 our $PROG = 'scenario_test';
