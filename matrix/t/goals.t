@@ -11,6 +11,7 @@ use VMAB::Results qw(load_matrix);
 use VMAB::Report::Data qw(all_data columns);
 use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Designs;
+use File::Temp qw(tempdir);
 
 my $top = "$FindBin::Bin/../..";
 my $m = load_matrix("$FindBin::Bin/fixtures/report-matrix.json");
@@ -25,6 +26,21 @@ is_deeply([map { [@$_{qw(variant mode taken share)}] } @{VMAB::Report::Goals::fi
 	   ['both', 'swap-classic', 1959, 0.95654296875], ['both', 'swap-mglru', 1887, 0.92138671875]],
 	  '... B: the cells it came from, swap on only');
 is(VMAB::Report::Goals::first_pass(\@data, 'droppable'), undef, '... C: no runs, no goal');
+
+# Computed once per report: the summary's figure and the question's answer
+# both read the analysis (a doctored one shows through in both).
+my $an = VMAB::Report::Goals::analyse($m);
+is_deeply($an->{first}, { vrange => $fp, madv_free => VMAB::Report::Goals::first_pass(\@data, 'madv_free') },
+	  'analyse: reclaim of the marked size per column, once');
+{
+	require VMAB::Report::Summary;
+	local $an->{first}{vrange} = { %$fp, share => 0.5, taken => 1024,
+		runs => [{ variant => 'both', mode => 'swap-x', taken => 1024, marked => 2048, swapped_kb => 3, share => 0.5 }] };
+	like((VMAB::Report::Summary::figures($m, $an))[0]{vrange}, qr/^50% \(median of 4 runs\)/, '... the summary reads it');
+	like((VMAB::Report::Scenarios::answers($m, $an))[1]{vrange}, qr/took 1024 of 2048 marked pages/, '... and question 2');
+	like(VMAB::Report::Scenarios::section($m, '/x', $an), qr/exactly the marked size: took 1024 of 2048 marked pages while swapping out 3 kB of the unmarked memory \(both\/swap-x\)/,
+	     '... and its evidence, from the same cells');
+}
 
 # Design C is no variant of scenario_test: its figures are its own tests'
 # (suite/reclaim_test.c, suite/droppable_test.c), read by the same rules.
@@ -63,6 +79,66 @@ is(VMAB::Report::Goals::first_pass(\@data, 'droppable'), undef, '... C: no runs,
 	is(VMAB::Report::Goals::drop_thp($cm, 'madv_free'), undef, '... none of another design');
 }
 
+# The scenarios' own figures, on a small hand-made matrix: counters against
+# the pages found lost, runs without swap, the safety sums, the runs in
+# which a design alone lost pages, and the median share lost.
+{
+	my $sc = sub { my ($sc, $dn, $lost, %o) = @_; { kind => 'scenario', scenario => $sc, design => $dn, pages_marked => 100,
+		pages_discarded => $lost, %o } };
+	my $hm = { variants => { both => { modes => {
+		'swap-classic' => { data => [$sc->('memcg_reclaim', 'vrange', 100, counter_discarded => 100, memcg_counter_discarded => -1),
+			$sc->('madv_pageout', 'madv_free', 50, counter_discarded => 40, memcg_counter_discarded => 50, pages_garbage => 2),
+			$sc->('image_cache', 'vrange', 30, cache_wrong => 1), $sc->('thp', 'vrange', 0, detect => 'nothing')] },
+		'noswap-classic' => { data => [$sc->('memcg_reclaim', 'vrange', 0, counter_discarded => 0),
+			$sc->('memcg_limit', 'madv_free', 10, lost_nonvolatile_bytes => 4096), $sc->('madv_pageout', 'vrange', 20)] },
+	} } } };
+	my @hd = all_data($hm);
+	my $ha = VMAB::Report::Goals::analyse($hm);
+	is_deeply($ha->{accounting}, { vrange => { runs => 3, equal => 2, absent => 1, cg_absent => 3 },
+				       madv_free => { runs => 1, differs => 1, cg_equal => 1 } },
+		  'analyse: each design\'s counters against the pages found lost, /proc/vmstat and memory.stat');
+	is_deeply($ha->{swapless}, { vrange => { runs => 1, purging => 0 }, madv_free => { runs => 1, purging => 1 } },
+		  '... pressure runs without swap, and those that lost pages (madv_pageout is none)');
+	is_deeply($ha->{safety}, { runs => 7, lost_nonvolatile_bytes => 4096, cache_wrong => 1, garbage_pages => 2,
+				   undetected_vrange_losses => 1 }, '... the safety sums over every scenario run');
+	is_deeply([map { "$_->{mode} $_->{d}{scenario}" } VMAB::Report::Goals::lost_alone(\@hd, 'vrange')],
+		  ['swap-classic memcg_reclaim', 'noswap-classic madv_pageout'], 'lost_alone: not the image cache, not without loss');
+	is_deeply([VMAB::Report::Goals::lost_share(\@hd, ['vrange', 'madv_free'], qw(no_pressure memcg_reclaim memcg_limit image_cache madv_pageout))],
+		  [['memcg_reclaim', 0, undef], ['memcg_limit', undef, 10], ['madv_pageout', 20, 50]],
+		  'lost_share: the median % lost per scenario and design (the lower of two), not the cache\'s');
+	is_deeply({ %{VMAB::Report::Goals::marking([map { { variant => 'v', mode => 'm', d => { kind => 'scenario', design => 'madv_free',
+			scenario => 'no_pressure', pages_marked => 2048, @$_ } } } [memcg_lazyfree_delta_kb => 8160, counter_marked => 2048,
+			chunk_kb => 64, ns_mark_per_mib => 300, ns_take_back_per_mib => 50], [memcg_lazyfree_delta_kb => -1, counter_marked => 2000,
+			nr_lazyfree_delta => 2048, ns_mark_per_mib => 100]], 'madv_free')}, runs => undef },
+		  { runs => undef, n => 2, marked => 2048, chunk_kb => 64, lazyfree_kb => [8160], pglazyfree => [2048, 2000],
+		    nr_lazyfree => [2048], lazyfree => 8160, mark_per_mib => [300, 100], mark_per_call => [undef, undef],
+		    read_per_mib => [undef, undef], take_back_per_mib => [50, undef], mark => 100, take_back => 50 },
+		  'marking: its cost, run by run and the median, and the changes each gave (-1: the kernel has no such figure)');
+	my @cd = map { { variant => 'both', mode => 'swap-classic', d => { kind => 'scenario', design => 'vrange', @$_ } } }
+		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 200, cache_wrong => 0],
+		[scenario => 'image_cache', cache_objects => 256, cache_object_kb => 32, cache_regenerated => 210, cache_wrong => 2],
+		[scenario => 'thp', pages_marked => 1024, pages_discarded => 1024, thp_kb_after_mark => 4096],
+		[scenario => 'write_after_mark', written_pages => 256, written_kept => 250],
+		[scenario => 'write_after_mark', written_pages => 256, written_kept => 256];
+	is_deeply({ %{VMAB::Report::Goals::image_cache(\@cd, 'vrange')}, runs => undef },
+		  { runs => undef, n => 2, regenerated => 200, objects => 256, object_kb => 32, wrong => 2 },
+		  'image_cache: the median regenerated (the lower of two), the wrong ones summed');
+	is_deeply(VMAB::Report::Goals::scn_thp(\@cd, 'vrange'), { dropped => 1024, pages => 1024, thp_kb => 4096, n => 1 },
+		  'scn_thp: as drop_thp, from the scenario');
+	is_deeply(VMAB::Report::Goals::scn_write(\@cd, 'vrange'), { kept => 250, pages => 256, n => 2 }, 'scn_write: as drop_write');
+	is(VMAB::Report::Goals::image_cache(\@cd, 'madv_free'), undef, '... none of a design without runs');
+	$ha->{cache}{vrange} = VMAB::Report::Goals::image_cache(\@cd, 'vrange');
+	like((VMAB::Report::Summary::figures($hm, $ha))[1]{vrange}, qr/^200 of 256 objects of 32 KiB regenerated \(median of 2 runs\); 2 came/,
+	     'the summary\'s image cache figure reads the analysis');
+	$ha->{swapless}{vrange} = { runs => 9, purging => 9 };
+	like((VMAB::Report::Scenarios::answers($hm, $ha))[4]{vrange}, qr/^discarded without swap in 9 of 9 /,
+	     'question 5\'s answer and its evidence read the analysis');
+	my $ev = VMAB::Report::Scenarios::section($hm, '/x', $ha);
+	like($ev, qr/A: vrange: pages were discarded without swap in 9 of 9 pressure runs/, '... both');
+	like($ev, qr/regenerated 200 \(median; 200 to 210, 2 runs\) of 256 objects; objects that came back wrong: 2 in 2 runs/,
+	     '... and question 3\'s evidence the same image cache figures');
+}
+
 my $k = VMAB::Report::Goals::keep_shares($m, 'madv_free');
 is_deeply({ %$k, shares => scalar @{$k->{shares}} }, { met => 3, n => 10, share => 0.878, threshold => 0.9, shares => 10 },
 	  'churn against keep, B');
@@ -71,10 +147,35 @@ is_deeply([map { [@$_{qw(variant mode threads free vrange_vs_free)}, $_->{keep}{
 	  [['both', 'swap-classic', 1, 2.281, 0.814, 0.927], ['both', 'swap-classic', 2, 1.508, 1.237, 0.67],
 	   ['both', 'noswap-classic', 1, 2.267, 0.932, 0.899], ['both', 'noswap-classic', 2, 1.696, 0.946, 0.72]],
 	  'churn rows of both: MADV_FREE x DONTNEED, vrange x MADV_FREE, MADV_FREE share of keep');
+my ($row) = grep { $_->{variant} eq 'both' } @{$an->{churn}};
+is_deeply([sort grep { defined $row->{keep}{$_} } keys %{$row->{keep}}], [qw(dontneed keep madv_free munmap vma_flag vrange vrange_own_vma)],
+	  '... each design\'s share of keep, once: the summary, the goals and where the time goes read it');
+{
+	my $an = VMAB::Report::Goals::analyse($m);
+	$_->{keep}{madv_free} &&= 0.5 for @{$an->{churn}};
+	like((VMAB::Report::Summary::figures($m, $an))[2]{madv_free}, qr/^50% of keep \(median of 10 runs\)/,
+	     '... the summary\'s churn against keep');
+	require VMAB::Report::Bench;
+	like(VMAB::Report::Bench::section($m, tempdir(CLEANUP => 1), $an), qr/^\| madv_free \| 50% \|/m, '... and where the time goes');
+}
 
 my $g = VMAB::Report::Goals::op_growth($m, 'vrange', 'volatile');
 is_deeply([@$g{qw(n n_adjusted lo hi)}, map { sprintf('%.4f', $_) } @$g{qw(growth adjusted)}],
 	  [3, 3, [4096], [1 << 30], '6.0539', '0.9457'], 'mark cost growth of A over the variants, and against the control');
+my ($sw) = grep { $_->{variant} eq 'both' } @{$an->{sweeps}};
+is_deeply([@{$sw->{growth}{vrange}{nonvolatile}}{qw(lo hi)}, map { sprintf('%.4f', $_) } @{$sw->{growth}{vrange}{nonvolatile}}{qw(ratio adjusted)}],
+	  [4096, 1 << 30, '5.9096', '0.9603'], 'a sweep\'s growth of each op, once: NONVOLATILE in both, and against the control');
+is_deeply([map { [$_, sort keys %{$sw->{growth}{$_}}] } sort keys %{$sw->{growth}}],
+	  [[qw(dontneed dontneed refault)], [qw(madv_free madv_free refault)], [qw(vrange getppid nonvolatile nonvolatile_after_purge
+	    nonvolatile_purged refault refault_purged volatile volatile_before_purge)]], '... of every design and op it timed');
+{
+	my $an = VMAB::Report::Goals::analyse($m);
+	$_->{growth}{vrange}{volatile}{ratio} = 100 for grep { ($_->{growth}{vrange} // {})->{volatile} } @{$an->{sweeps}};
+	like((VMAB::Report::Summary::figures($m, $an))[3]{vrange}, qr/^100\.00x at 1 GiB vs 4 KiB \(median of 3 variants\)/,
+	     '... the summary\'s mark cost reads it');
+	like(VMAB::Report::Bench::section($m, tempdir(CLEANUP => 1), $an), qr/; vrange VOLATILE: 100\.00x at 1 GiB vs 4 KiB;/,
+	     '... and so does the mark section');
+}
 my ($both) = grep { $_->{variant} eq 'both' } VMAB::Report::Goals::mark_sweeps($m);
 my $mg = VMAB::Report::Goals::mark_goal($both);
 is_deeply([@$mg{qw(variant mode lo hi threshold met)}, !!$mg->{flat}, sprintf('%.4f', $mg->{ratio})],
@@ -88,6 +189,14 @@ is_deeply([map { [@$_{qw(mode design ratio)}, $_->{met} ? 1 : 0] } grep { $_->{v
 	  [['noswap-classic', 'none', undef, 0], ['noswap-classic', 'madv_free', 0.866, 1], ['noswap-classic', 'vrange', 1.25, 1],
 	   ['noswap-mglru', 'none', undef, 0], ['noswap-mglru', 'madv_free', 0.968, 1], ['noswap-mglru', 'vrange', 0.966, 1]],
 	  'the OOM rows of both, the control unjudged');
+{
+	my $an = VMAB::Report::Goals::analyse($m);
+	$_->{ratio} = 3 for grep { $_->{design} eq 'vrange' } @{$an->{oom}};
+	like((VMAB::Report::Summary::figures($m, $an))[5]{vrange}, qr/^3\.00x the time with nothing marked \(median of 6 runs\)/,
+	     'the summary\'s OOM figure reads the analysis\' rows');
+	like(VMAB::Report::Bench::section($m, tempdir(CLEANUP => 1), $an), qr/^\| both \| noswap-classic \| vrange \| [^|]+\| [^|]+\| 3\.00x \|/m,
+	     '... and so does the OOM table');
+}
 
 # The designs: A and B always have a column, C once matrix.json has its figures.
 is_deeply([columns($m)], ['vrange', 'madv_free'], 'columns: A and B');

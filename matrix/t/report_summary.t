@@ -155,7 +155,8 @@ is_deeply([VMAB::Report::Summary::figures($m)], [
 		'variants whose sweeps end at different sizes');
 }
 
-is_deeply([VMAB::Report::Summary::lost_share($m)], [['memcg_reclaim', 100, 0], ['write_after_mark', 100, 50]],
+is_deeply([VMAB::Report::Goals::lost_share([VMAB::Report::Data::all_data($m)], ['vrange', 'madv_free'],
+		map { $_->[0] } @VMAB::Report::Scenarios::SCENARIOS)], [['memcg_reclaim', 100, 0], ['write_after_mark', 100, 50]],
 	  'share of the marked pages lost, median (the lower one of two) per scenario and design');
 
 # The whole summary: one plot, drawn by gnuplot into the report folder.

@@ -134,7 +134,7 @@ sub report_md {
 	$md .= "## Contents\n\n\0TOC\0\n";
 	$md .= "## Variants\n\n" . summary($m) . "\n" . host_bench_line($hb) . "\n";
 	$md .= "## What went wrong\n\n" . problems($m) . "\n";
-	$md .= "## Scenarios and the questions of 2014\n\n" . VMAB::Report::Scenarios::section($m, $dir) . "\n";
+	$md .= "## Scenarios and the questions of 2014\n\n" . VMAB::Report::Scenarios::section($m, $dir, $goals) . "\n";
 	$md .= "## Benchmarks\n\n" . VMAB::Report::Bench::section($m, $dir, $goals) . "\n";
 	$md .= "## What came after\n\n" . VMAB::Report::After::section($m) . "\n";
 	$md .= "## Appendix: per-cell tables\n\n" . VMAB::Report::Scenarios::appendix($m) .

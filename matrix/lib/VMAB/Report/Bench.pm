@@ -18,8 +18,6 @@ use VMAB::Designs;
 use VMAB::Report::Goals qw(%THRESHOLD);
 
 *ratio = \&VMAB::Report::Goals::ratio;
-*growth = \&VMAB::Report::Goals::growth;
-our @KEEP_DESIGNS = @VMAB::Report::Goals::KEEP_DESIGNS;
 
 # Mark-cost columns: [design, op, heading, field (default ns_median)].
 # MADV_FREE's first call on fresh pages also moves them to the lazyfree
@@ -185,8 +183,8 @@ sub mark_verdict {
 	my ($v, $t) = @$sw{qw(variant t)};
 	my @lines;
 	for my $c (grep { !$_->[3] } @MARK_COLS) {
-		my ($g, $lo, $hi) = growth($t, $c->[0], $c->[1]);
-		push @lines, "$c->[2]: " . at_vs($g, $hi, $lo) if defined $g;
+		my $x = ($sw->{growth}{$c->[0]} // {})->{$c->[1]} or next;
+		push @lines, "$c->[2]: " . at_vs(@$x{qw(ratio hi lo)});
 	}
 	my $md = @lines ? 'Growth from the smallest to the largest size: ' . join('; ', @lines) . ".\n\n" : '';
 	my $x = $sw->{mark} or return $md;
@@ -196,7 +194,7 @@ sub mark_verdict {
 			$x->{threshold});
 	} else {
 		my $k = log($g) / log($hi / $lo);
-		my ($gm) = growth($t, 'madv_free', 'madv_free');
+		my $gm = (($sw->{growth}{madv_free} // {})->{madv_free} // {})->{ratio};
 		$md .= sprintf("%s: vrange(VOLATILE) costs %s more at %s than at %s " .
 			"(cost ~ size^%.2f; %.2f ns a page at %s", $x->{met}
 				? sprintf('Goal met in %s as a ratio to the null call (%s once the getppid() ' .
@@ -224,13 +222,13 @@ sub mark_verdict {
 }
 
 sub churn_section {
-	my ($m, $rows, $churn, $dir, $host) = @_;
+	my ($m, $rows, $dir, $host) = @_;
 	my $md = intro('churn', !!(@$rows));
 	my $vs = host_table($host, uc($m->{accelerator} // '?'), 'churn');
 	return $md . $vs unless @$rows;
 	my @designs = VMAB::Report::Goals::bench_designs($m, 'churn', \@VMAB::Report::Goals::CHURN_DESIGNS);
 	my @shown = grep { $_ ne 'dontneed' } @designs;
-	for my $v (ordered(\@VARIANT_ORDER, keys %$churn)) {
+	for my $v (uniq map { $_->{variant} } @$rows) {
 		my @mine = grep { $_->{variant} eq $v } @$rows;
 		$md .= "#### $v\n\n" . md_table(['mode', 'threads', 'MADV_DONTNEED records/s',
 			(map { "$_ / DONTNEED" } @shown), 'vrange / MADV_FREE'], map { my $r = $_;
@@ -240,24 +238,23 @@ sub churn_section {
 			ylabel => 'ratio to MADV_DONTNEED', hline => $THRESHOLD{free} },
 			[@shown], [map { my $r = $_; ["$r->{mode}/$r->{threads}t", map { $r->{ratio}{$_} } @shown] } @mine]),
 			"churn ratios, $v");
-		$md .= where_time_goes($churn->{$v}, @designs);
+		$md .= where_time_goes((grep { $_->{mode} eq $mine[0]{mode} && $_->{threads} == 1 } @mine)[0], @designs);
 	}
 	return $md . $vs;
 }
 
-# Time per iteration split by phase, and the counters, at 1 thread in the first mode.
+# Time per iteration split by phase, and the counters, of a churn row (1
+# thread in the first mode); no row, nothing.
 sub where_time_goes {
-	my ($modes, @designs) = @_;
-	my $mode = (ordered(\@MODE_ORDER, keys %$modes))[0];
-	my @d = grep { ($_->{threads} // 0) == 1 } @{$modes->{$mode}};
-	return '' unless @d;
-	my %by = map { $_->{design} => $_ } @d;
-	return "Where the time goes ($mode, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
+	my ($r, @designs) = @_;
+	return '' unless $r;
+	my %by = %{$r->{by}};
+	return "Where the time goes ($r->{mode}, 1 thread; per iteration; records/s as a share of `keep`'s):\n\n" .
 		md_table(['design', 'records/s vs keep', 'alloc', 'copy (with its faults)', 'search', 'free', 'page faults',
 			  'pglazyfree', 'pgvrange_purged', 'purged reuses'], map {
 			my ($dn, $x) = ($_, $by{$_});
 			my $it = $x->{iterations} || 1;
-			my $rk = VMAB::Report::Goals::share_of_keep(\%by, $dn);
+			my $rk = $r->{keep}{$dn};
 			[$dn, defined $rk ? sprintf('%.0f%%', 100 * $rk) : '-',
 			 (map { t_ns($x->{"ns_${_}_per_iter"}) } qw(alloc copy search free)),
 			 sprintf('%.1f', $x->{faults_per_iter} // 0),
@@ -452,7 +449,7 @@ sub goals_summary {
 				$vr->{faults_per_iter} // 0, $mf->{faults_per_iter} // 0));
 	}
 	for my $x (@$churn) {
-		my @have = grep { defined $x->{keep}{$_->[0]} } @KEEP_DESIGNS or next;
+		my @have = grep { defined $x->{keep}{$_->[0]} } @VMAB::Report::Goals::KEEP_DESIGNS or next;
 		my $met = grep { $x->{keep}{$_->[0]} >= $keep } @have;
 		push @l, sprintf('- Churn against keep (never giving memory back), %s: %s ' .
 			'(goal at least %.0f%% for one design: %s).%s', threads($x),
@@ -499,7 +496,7 @@ sub section {
 		"vrange's mark and unmark (nothing purged) cost flat in range size as a ratio to a null " .
 		"system call at the same point, an OOM without swap within " . sprintf('%.2fx', $THRESHOLD{oom}) .
 		" of its time with nothing marked elsewhere.\n\n" . goals_summary(@$an{qw(churn sweeps oom)}) .
-		mark_section($an->{sweeps}, $dir) . churn_section($m, $an->{churn}, collect($m, 'churn'), $dir, $an->{host}) .
+		mark_section($an->{sweeps}, $dir) . churn_section($m, $an->{churn}, $dir, $an->{host}) .
 		discardable_host($an->{host}, $accel) . pressure_section(collect($m, 'pressure'), $dir,
 			VMAB::Report::Goals::bench_designs($m, 'pressure', \@VMAB::Report::Goals::PRESSURE_DESIGNS)) .
 		oom_section($an->{oom}) . jemalloc_section(collect($m, 'jemalloc')) . stressng_section(collect_stressng($m));

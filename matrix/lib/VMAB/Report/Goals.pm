@@ -3,9 +3,11 @@ package VMAB::Report::Goals;
 # as plain structures (its figure, threshold, verdict and the cells it
 # came from) that the summary and the benchmark section both format, and
 # the one table of the thresholds.  Nothing here formats text.
-#   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps =>
-#       [mark_sweeps, each with its mark and unmark goal], oom => [oom_rows],
-#       host => host_vs_guest }; keep_shares, op_growth and oom_vs_none take
+#   analyse($m[, $host_bench]) -> { churn => [churn_rows], sweeps => [mark_sweeps, each with its mark and
+#       unmark goal], oom => [oom_rows], host => host_vs_guest, first => { design => first_reclaim },
+#       accounting => accounting_agreement, swapless => swapless_totals, safety => safety (of the scenario
+#       runs), cache => { design => image_cache }, marking => { design => marking } }; keep_shares,
+#       op_growth and oom_vs_none take
 #       it (or the matrix)
 #   first_pass(\@scenario_data, $design) -> { threshold, runs => [cells],
 #       n, share, taken, swapped_kb, marked, met }          (undef: no runs)
@@ -15,11 +17,12 @@ package VMAB::Report::Goals;
 #   drop_thp, drop_write, drop_accounting, drop_swapless ($m, $design) ->
 #       suite/droppable_test.c's figures (undef: no runs), below
 #   churn_rows($m) -> ({ variant, mode, threads, by => {design => datum},
-#       ratio => {design => x DONTNEED}, free, vrange_vs_free,
-#       keep => {design => share of keep}, control }, ...) in report order
+#       ratio => {design => x DONTNEED}, free, vrange_vs_free, keep => {design
+#       => share of keep, each design's once}, control (vma_flag's) }, ...) in report order
 #   keep_shares($m, $design) -> { threshold, shares => [...], n, share, met } | undef
 #   mark_sweeps($m) -> ({ variant, mode, t => {design}{op}{size} => datum,
-#       data => [its records] }, ...): per variant, its widest mode
+#       data => [its records], growth => {design}{op} => growth_of }, ...):
+#       per variant, its widest mode
 #   mark_goal($sweep), unmark_goal($sweep) -> the flat-cost goal of one
 #       variant's sweep (undef: not timed)
 #   op_growth($m, $design, $op) -> { growth, adjusted, n, n_adjusted, lo => [sizes], hi => [sizes] } | undef
@@ -34,13 +37,13 @@ package VMAB::Report::Goals;
 use strict;
 use warnings;
 use Exporter 'import';
-use List::Util qw(min max);
-use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind reclaim_order dropped median where host_matrix
-	@VARIANT_ORDER @MODE_ORDER);
+use List::Util qw(min max sum);
+use VMAB::Report::Data qw(of ordered with_seen collect data_of_kind all_data columns reclaim_order dropped median where
+	host_matrix @VARIANT_ORDER @MODE_ORDER);
 use VMAB::Variants qw(mode_traits);
 use VMAB::Designs qw(design);
 
-our @EXPORT_OK = qw(%THRESHOLD);
+our @EXPORT_OK = qw(%THRESHOLD accounting_runs counted swapless_runs lost_alone @SWAPLESS_SCN);
 
 # Every threshold the report judges by, each the number the guest asserts
 # or the contract states (matrix/t/goals.t checks that they agree):
@@ -149,14 +152,131 @@ sub drop_swapless {
 	return { runs => scalar @r, purging => scalar(grep { ($_->{d}{pages_discarded} // 0) > 0 } @r) };
 }
 
+# ---- the scenarios' own figures (suite/scenario_test.c, kind "scenario") ----
+
+# The runs the accounting is read from, and a counter as the guest gave it
+# (-1: the kernel has no such counter).
+sub accounting_runs { my ($data) = @_; return map { of($data, $_, qw(memcg_reclaim madv_pageout)) } columns($data) }
+sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
+
+# Whether each design's counters agreed with the pages found lost:
+# { design => { runs, and equal|differs|absent|cg_equal|cg_differs|cg_absent => runs } }
+sub accounting_agreement {
+	my ($data) = @_;
+	my %agree;
+	for my $d (map { $_->{d} } accounting_runs($data)) {
+		$agree{$d->{design}}{runs}++;
+		for my $c (['', 'counter_discarded'], ['cg_', 'memcg_counter_discarded']) {
+			my $n = counted($d->{$c->[1]});
+			$agree{$d->{design}}{$c->[0] . ($n eq 'absent' ? 'absent'
+				: $n == ($d->{pages_discarded} // -1) ? 'equal' : 'differs')}++;
+		}
+	}
+	return \%agree;
+}
+
+our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
+
+# ([variant/mode, { design => { scenario => datum } }], ...) for the runs
+# without swap, in report order.
+sub swapless_runs {
+	my ($data) = @_;
+	my (%keys, @order);
+	for my $x (@$data) {
+		my $d = $x->{d};
+		next if mode_traits($x->{mode})->{swap} || !grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
+		push @order, where($x) unless $keys{where($x)};
+		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
+	}
+	return map { [$_, $keys{$_}] } @order;
+}
+
+# { design => { runs => N, purging => N } }: pressure runs without swap, and
+# those in which pages were discarded.
+sub swapless_totals {
+	my ($data) = @_;
+	my %tot;
+	for my $d (map { map { values %$_ } values %{$_->[1]} } swapless_runs($data)) {
+		$tot{$d->{design}}{runs}++;
+		$tot{$d->{design}}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
+	}
+	return \%tot;
+}
+
+# The whole run's safety figures: { runs, lost_nonvolatile_bytes,
+# cache_wrong, garbage_pages, undetected_vrange_losses }.
+sub safety {
+	my ($data) = @_;
+	return { runs => scalar @$data, undetected_vrange_losses => scalar(grep { ($_->{d}{detect} // '') eq 'nothing' } @$data),
+		 map { my $k = $_->[1]; ($_->[0] => sum(0, map { $_->{d}{$k} // 0 } @$data)) }
+		 [lost_nonvolatile_bytes => 'lost_nonvolatile_bytes'], [cache_wrong => 'cache_wrong'], [garbage_pages => 'pages_garbage'] };
+}
+
+# Runs in which a design alone lost pages (the combined and cache
+# scenarios judge loss in their own way).
+our $OWN_LOSS = qr/^(both_designs|image_cache|no_pressure)$/;
+sub lost_alone {
+	my ($data, $design) = @_;
+	return grep { ($_->{d}{design} // '') eq $design && ($_->{d}{pages_discarded} // 0) > 0 &&
+		      ($_->{d}{scenario} // '') !~ $OWN_LOSS } @$data;
+}
+
+# Marking with no pressure (no_pressure): { runs => [its records], n, marked
+# (pages) and chunk_kb (the first run's); each run's ns to mark, read and
+# take back: mark_per_mib, mark_per_call, read_per_mib, take_back_per_mib =>
+# [...], mark and take_back their medians per MiB; lazyfree_kb (the cgroup's
+# change), pglazyfree, nr_lazyfree => [each run's, where the kernel has it],
+# lazyfree the median of lazyfree_kb } | undef.
+sub marking {
+	my @np = of($_[0], $_[1], 'no_pressure') or return undef;
+	my %c = map { my $k = $_->[1]; ($_->[0] => [grep { ($_ // -1) >= 0 } map { $_->{d}{$k} } @np]) }
+		[lazyfree_kb => 'memcg_lazyfree_delta_kb'], [pglazyfree => 'counter_marked'], [nr_lazyfree => 'nr_lazyfree_delta'];
+	for my $k (qw(mark_per_mib mark_per_call read_per_mib take_back_per_mib)) { $c{$k} = [map { $_->{d}{"ns_$k"} } @np] }
+	return { %c, runs => \@np, n => scalar @np, marked => $np[0]{d}{pages_marked}, chunk_kb => $np[0]{d}{chunk_kb},
+		 lazyfree => median(@{$c{lazyfree_kb}}), mark => median(@{$c{mark_per_mib}}), take_back => median(@{$c{take_back_per_mib}}) };
+}
+
+# The image cache (scenario image_cache): { runs => [its records], n,
+# regenerated (median), objects, object_kb, wrong (summed) } | undef.
+sub image_cache {
+	my @c = of($_[0], $_[1], 'image_cache') or return undef;
+	return { runs => \@c, n => scalar @c, regenerated => median(map { $_->{d}{cache_regenerated} } @c), objects => $c[0]{d}{cache_objects},
+		 object_kb => $c[0]{d}{cache_object_kb}, wrong => sum(0, map { $_->{d}{cache_wrong} // 0 } @c) };
+}
+
+# Two THPs marked, then MADV_PAGEOUT (scenario thp): { dropped, pages,
+# thp_kb (mapped huge once marked), n }, medians, as drop_thp's.
+sub scn_thp {
+	my @t = of($_[0], $_[1], 'thp') or return undef;
+	return { dropped => median(map { $_->{d}{pages_discarded} } @t), pages => $t[0]{d}{pages_marked},
+		 thp_kb => median(map { $_->{d}{thp_kb_after_mark} } @t), n => scalar @t };
+}
+
+# Half the pages written after marking (write_after_mark): { kept (written
+# pages kept, median), pages (written), n }, as drop_write's.
+sub scn_write {
+	my @w = of($_[0], $_[1], 'write_after_mark') or return undef;
+	return { kept => median(map { $_->{d}{written_kept} } @w), pages => $w[0]{d}{written_pages}, n => scalar @w };
+}
+
+# lost_share(\@data, \@designs, @scenarios) -> ([scenario, the median % of
+# the marked pages lost per design (undef: no runs)], ...): the scenarios
+# with a figure, in that order, but for those that judge loss in their own way.
+sub lost_share {
+	my ($data, $cols, @scenarios) = @_;
+	return grep { grep { defined } @$_[1 .. $#$_] } map { my $sc = $_; [$sc, map { median(map { 100 * $_->{d}{pages_discarded} /
+		$_->{d}{pages_marked} } grep { ($_->{d}{pages_marked} // 0) > 0 && defined $_->{d}{pages_discarded} } of($data, $_, $sc)) }
+		@$cols] } grep { !/$OWN_LOSS/ } @scenarios;
+}
+
 # ---- allocator churn ----
 
-# share_of_keep($by_design, $design) -> the program's median of each
-# round's share of keep where it gave one, else the ratio of the medians.
-sub share_of_keep {
-	my ($by, $design) = @_;
+# ratio_to($by_design, $design, $base) -> records/s against $base's: the
+# program's median of each round's ratio where it gave one, else the ratio of the medians.
+sub ratio_to {
+	my ($by, $design, $base) = @_;
 	my $x = $by->{$design} // {};
-	return $x->{ratio_to_keep} // ratio($x->{records_per_s}, ($by->{keep} // {})->{records_per_s});
+	return $x->{"ratio_to_$base"} // ratio($x->{records_per_s}, ($by->{$base} // {})->{records_per_s});
 }
 
 sub churn_rows {
@@ -169,15 +289,10 @@ sub churn_rows {
 			$by{$_->{threads} // 0}{$_->{design} // ''} = $_ for @{$churn->{$v}{$mode}};
 			for my $th (sort { $a <=> $b } keys %by) {
 				my $b = $by{$th};
-				my $dn = ($b->{dontneed} // {})->{records_per_s};
-				my %r = map { $_ => ($b->{$_} // {})->{ratio_to_dontneed}
-					      // ratio(($b->{$_} // {})->{records_per_s}, $dn) } with_seen(\@CHURN_DESIGNS, keys %$b);
-				my $vf = ($b->{vrange} // {})->{ratio_to_madv_free}
-					// ratio(($b->{vrange} // {})->{records_per_s}, ($b->{madv_free} // {})->{records_per_s});
-				push @rows, { variant => $v, mode => $mode, threads => $th, by => $b, ratio => \%r,
-					free => $r{madv_free}, vrange_vs_free => $vf,
-					keep => { map { $_->[0] => share_of_keep($b, $_->[0]) } @KEEP_DESIGNS },
-					control => share_of_keep($b, 'vma_flag') };
+				my %r = map { $_ => ratio_to($b, $_, 'dontneed') } with_seen(\@CHURN_DESIGNS, keys %$b);
+				my %k = map { $_ => ratio_to($b, $_, 'keep') } keys %r;
+				push @rows, { variant => $v, mode => $mode, threads => $th, by => $b, ratio => \%r, free => $r{madv_free},
+					vrange_vs_free => ratio_to($b, 'vrange', 'madv_free'), keep => \%k, control => $k{vma_flag} };
 			}
 		}
 	}
@@ -189,8 +304,11 @@ sub analyse {
 	my @sweeps = mark_sweeps($m);
 	@$_{qw(mark unmark)} = (mark_goal($_), unmark_goal($_)) for @sweeps;
 	my @churn = churn_rows($m);
-	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)],
-		 host => host_vs_guest($m, $hb, \@churn) };
+	my @data = all_data($m);
+	return { churn => \@churn, sweeps => \@sweeps, oom => [oom_rows($m)], host => host_vs_guest($m, $hb, \@churn),
+		 first => { map { $_ => first_reclaim($m, \@data, $_) } columns($m) }, accounting => accounting_agreement(\@data),
+		 swapless => swapless_totals(\@data), safety => safety(\@data),
+		 cache => { map { $_ => image_cache(\@data, $_) } columns(\@data) }, marking => { map { $_ => marking(\@data, $_) } columns(\@data) } };
 }
 
 # The analysis of $x: itself, or that of the matrix it is.
@@ -198,7 +316,7 @@ sub analysis { my ($x) = @_; return $x->{sweeps} ? $x : analyse($x) }
 
 sub keep_shares {
 	my ($m, $design) = @_;
-	my @r = grep { defined } map { share_of_keep($_->{by}, $design) } @{analysis($m)->{churn}};
+	my @r = grep { defined } map { $_->{keep}{$design} } @{analysis($m)->{churn}};
 	return undef unless @r;
 	my $t = $THRESHOLD{keep};
 	return { threshold => $t, shares => \@r, n => scalar @r, share => median(@r),
@@ -225,18 +343,9 @@ sub mark_sweeps {
 		my $mode = widest_mode($marks->{$_});
 		my %t;
 		$t{$_->{design}}{$_->{op}}{$_->{size}} = $_ for @{$marks->{$_}{$mode}};
-		{ variant => $_, mode => $mode, t => \%t, data => $marks->{$_}{$mode} };
+		{ variant => $_, mode => $mode, t => \%t, data => $marks->{$_}{$mode},
+		  growth => { map { my $d = $_; ($d => { map { ($_ => growth_of(\%t, $d, $_)) } keys %{$t{$d}} }) } keys %t } };
 	} ordered(\@VARIANT_ORDER, keys %$marks);
-}
-
-# ratio of ns_median at the largest size to the smallest, for one op:
-# ($growth, $lo, $hi, $datum at $hi)
-sub growth {
-	my ($t, $design, $op) = @_;
-	my $s = $t->{$design}{$op} or return;
-	my @sz = sort { $a <=> $b } keys %$s;
-	return unless @sz >= 2;
-	return (ratio($s->{$sz[-1]}{ns_median}, $s->{$sz[0]}{ns_median}), $sz[0], $sz[-1], $s->{$sz[-1]});
 }
 
 # A growth divided by the control's (undef: no control growth); within
@@ -244,41 +353,42 @@ sub growth {
 sub adjust { my ($g, $gc) = @_; return defined $gc && $gc > 0 ? $g / $gc : undef }
 sub flat_enough { my ($g, $adj) = @_; return $g <= $THRESHOLD{flat} || (defined $adj && $adj <= $THRESHOLD{flat}) }
 
-# growth(), and the same divided by the getppid() control's growth over the
-# same sizes (undef where the control lacks them): ($g, $lo, $hi, $adjusted).
-sub growth_vs_control {
+# One op's growth in a sweep's table, its ns_median at the largest size to
+# the smallest: { ratio, lo, hi, big (the datum at hi), adjusted (divided by
+# the getppid() control's growth over the same sizes; undef where the
+# control lacks them) } | undef.  mark_sweeps computes each once.
+sub growth_of {
 	my ($t, $design, $op) = @_;
-	my ($g, $lo, $hi) = growth($t, $design, $op);
-	return unless defined $g;
+	my $s = $t->{$design}{$op} // {};
+	my ($lo, $hi) = (sort { $a <=> $b } keys %$s)[0, -1];
+	my $g = defined $lo && $hi != $lo ? ratio($s->{$hi}{ns_median}, $s->{$lo}{ns_median}) : undef;
+	return undef unless defined $g;
 	my $c = $t->{vrange}{getppid} // {};
-	return ($g, $lo, $hi, adjust($g, $c->{$lo} && $c->{$hi} ? ratio($c->{$hi}{ns_median}, $c->{$lo}{ns_median}) : undef));
+	return { ratio => $g, lo => $lo, hi => $hi, big => $s->{$hi},
+		 adjusted => adjust($g, $c->{$lo} && $c->{$hi} ? ratio($c->{$hi}{ns_median}, $c->{$lo}{ns_median}) : undef) };
 }
 
 # vrange(VOLATILE): flat as a ratio to a null system call at the same point
 # (under TCG the call itself grows with the pages the process touched).
 sub mark_goal {
 	my ($s) = @_;
-	my ($g, $lo, $hi, $big) = growth($s->{t}, 'vrange', 'volatile');
-	return undef unless defined $g;
-	my ($gc) = growth($s->{t}, 'vrange', 'getppid');
-	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $g, lo => $lo, hi => $hi, big => $big,
+	my $x = ($s->{growth}{vrange} // {})->{volatile} or return undef;
+	my ($g, $gc) = ($x->{ratio}, ($s->{growth}{vrange}{getppid} // {})->{ratio});
+	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $g, (map { $_ => $x->{$_} } qw(lo hi big)),
 		 control => $gc, threshold => $THRESHOLD{flat}, flat => $g <= $THRESHOLD{flat}, met => flat_enough($g, adjust($g, $gc)) };
 }
 
 # vrange(NONVOLATILE) with nothing purged, and after a purge of the range.
 sub unmark_goal {
-	my ($s) = @_;
-	my $t = $s->{t};
-	my ($gn, $lo, $hi) = growth($t, 'vrange', 'nonvolatile');
-	return undef unless defined $gn;
-	my ($gc) = growth($t, 'vrange', 'getppid');
-	my $adj = adjust($gn, $gc);
-	my $met = flat_enough($gn, $adj);
-	my ($ga, $alo, $ahi, $aadj) = growth_vs_control($t, 'vrange', 'nonvolatile_after_purge');
-	$met &&= flat_enough($ga, $aadj) if defined $ga;
-	return { variant => $s->{variant}, mode => $s->{mode}, ratio => $gn, control => $gc, adjusted => $adj,
-		 lo => $lo, hi => $hi, met => $met, threshold => $THRESHOLD{flat},
-		 after => $ga, after_adjusted => $aadj, after_lo => $alo, after_hi => $ahi };
+	my $g = $_[0]{growth}{vrange} // {};
+	my $n = $g->{nonvolatile} or return undef;
+	my ($gc, $a) = (($g->{getppid} // {})->{ratio}, $g->{nonvolatile_after_purge} // {});
+	my $adj = adjust($n->{ratio}, $gc);
+	my $met = flat_enough($n->{ratio}, $adj);
+	$met &&= flat_enough($a->{ratio}, $a->{adjusted}) if defined $a->{ratio};
+	return { variant => $_[0]{variant}, mode => $_[0]{mode}, ratio => $n->{ratio}, control => $gc, adjusted => $adj,
+		 lo => $n->{lo}, hi => $n->{hi}, met => $met, threshold => $THRESHOLD{flat},
+		 after => $a->{ratio}, after_adjusted => $a->{adjusted}, after_lo => $a->{lo}, after_hi => $a->{hi} };
 }
 
 # One design's operation, smallest size to largest, over the variants.
@@ -286,11 +396,10 @@ sub op_growth {
 	my ($m, $design, $op) = @_;
 	my (@g, @adj, %lo, %hi);
 	for my $s (@{analysis($m)->{sweeps}}) {
-		my ($r, $l, $h, $a) = growth_vs_control($s->{t}, $design, $op);
-		next unless defined $r;
-		push @g, $r;
-		$lo{$l} = $hi{$h} = 1;
-		push @adj, $a if defined $a;
+		my $x = ($s->{growth}{$design} // {})->{$op} or next;
+		push @g, $x->{ratio};
+		$lo{$x->{lo}} = $hi{$x->{hi}} = 1;
+		push @adj, $x->{adjusted} if defined $x->{adjusted};
 	}
 	return undef unless @g;
 	return { growth => median(@g), n => scalar @g, adjusted => median(@adj), n_adjusted => scalar @adj,
@@ -347,7 +456,7 @@ sub churn_cells {
 		my $r = $_;
 		map { { variant => $r->{variant}, mode => $r->{mode}, threads => $r->{threads}, design => $_,
 			ratio_to_dontneed => /^(dontneed|keep)$/ ? undef : $r->{ratio}{$_},
-			ratio_to_keep => $_ eq 'keep' ? undef : share_of_keep($r->{by}, $_) } }
+			ratio_to_keep => $_ eq 'keep' ? undef : $r->{keep}{$_} } }
 			grep { $r->{by}{$_} } with_seen(\@CHURN_DESIGNS, keys %{$r->{by}});
 	} @_;
 }

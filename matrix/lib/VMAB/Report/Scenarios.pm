@@ -1,10 +1,10 @@
 package VMAB::Report::Scenarios;
 # The report's scenario figures: suite/scenario_test.c's "# @data" records
 # (kind "scenario") and the pass/skip/fail of the same tests, one column a
-# design (VMAB::Designs); headings from level 3 down.
-#   answers($matrix): the 2014 reviewers' questions, each answered in one
-#       line per design (the summary shows them);
-#   section($matrix, $dir): the evidence behind each answer;
+# design (VMAB::Designs); headings from level 3 down.  The answers format the analysis
+# (VMAB::Report::Goals::analyse, $an); the evidence adds the runs' ranges and tallies.
+#   answers($matrix[, $an]): the 2014 reviewers' questions, each answered in one line per design (the summary shows them);
+#   section($matrix, $dir[, $an]): the evidence behind each answer;
 #   appendix($matrix): scenario by scenario what each design did, one row
 #       per variant and run-time mode, and the per-run accounting and
 #       swapless tables.
@@ -12,11 +12,10 @@ use strict;
 use warnings;
 use List::Util qw(sum pairs);
 use VMAB::Designs qw(design title);
-use VMAB::Variants qw(mode_traits);
 use VMAB::Record qw(mode_tests mode_names);
-use VMAB::Report::Goals qw(%THRESHOLD);
+use VMAB::Report::Goals qw(%THRESHOLD accounting_runs counted swapless_runs lost_alone @SWAPLESS_SCN);
 use VMAB::Report::Html qw(md_table);
-use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data reclaim_order of where range_str tally median columns
+use VMAB::Report::Data qw(variant_names ordered data_of_kind all_data reclaim_order of where range_str tally columns
 	$NOT_MEASURED @MODE_ORDER);
 
 our $PROG = 'scenario_test';
@@ -174,11 +173,6 @@ sub scenario_tables {
 
 # --- (b) the reviewers' questions --------------------------------------
 
-# The runs the accounting is read from, and a counter as the guest gave it
-# (-1: the kernel has no such counter).
-sub accounting_runs { my ($data) = @_; return map { of($data, $_, qw(memcg_reclaim madv_pageout)) } columns($data) }
-sub counted { my ($c) = @_; return ($c // -1) < 0 ? 'absent' : $c }
-
 # The per-run accounting table (the appendix has it; the evidence sums it).
 sub accounting_table {
 	my ($data) = @_;
@@ -189,21 +183,6 @@ sub accounting_table {
 		 counted($d->{memcg_counter_discarded}), $d->{nr_lazyfree_delta} // 'absent',
 		 defined $d->{rss_kb_before} && defined $d->{rss_kb_after} ? $d->{rss_kb_before} - $d->{rss_kb_after} : '?',
 		 $d->{memcg_anon_delta_kb} // '?', $d->{memcg_file_delta_kb} // '?'] } @runs);
-}
-
-# Whether each design's counters agreed with the pages found lost:
-# { design => { equal|differs|absent|cg_equal|cg_differs|cg_absent => runs } }
-sub accounting_agreement {
-	my ($data) = @_;
-	my %agree;
-	for my $d (map { $_->{d} } accounting_runs($data)) {
-		for my $c (['', 'counter_discarded'], ['cg_', 'memcg_counter_discarded']) {
-			my $n = counted($d->{$c->[1]});
-			$agree{$d->{design}}{$c->[0] . ($n eq 'absent' ? 'absent'
-				: $n == ($d->{pages_discarded} // -1) ? 'equal' : 'differs')}++;
-		}
-	}
-	return \%agree;
 }
 
 # The /proc/vmstat event that counts a design's lost pages (VMAB::Designs),
@@ -232,9 +211,9 @@ sub marked_kb {
 }
 
 sub q_accounting {
-	my ($data) = @_;
-	my %agree = %{accounting_agreement($data)} or return '';
-	my @np = of($data, 'madv_free', 'no_pressure');
+	my ($data, undef, $an) = @_;
+	my %agree = %{$an->{accounting}} or return '';
+	my $k = $an->{marking}{madv_free};
 	return "Every run of `memcg_reclaim` and `madv_pageout`, pages found lost against the counters: " .
 		"[the per-run table](#page-accounting-per-run) is in the appendix.\n\n" . per_design($data, sub {
 		my $a = $agree{$_[0]} or return;
@@ -243,15 +222,13 @@ sub q_accounting {
 			' run(s), differed in ' . ($a->{differs} // 0) . ', was absent in ' . ($a->{absent} // 0) .
 			'; in memory.stat it equalled them in ' . ($a->{cg_equal} // 0) . ', differed in ' .
 			($a->{cg_differs} // 0) . ', was absent in ' . ($a->{cg_absent} // 0) . '.';
-	}) . (@np ? '- ' . title('madv_free') . ': marking ' . marked_kb(@np) . " changed the cgroup's `lazyfree` by " .
-		range_str(sub { "$_[0] kB" }, grep { ($_ // -1) >= 0 } map { $_->{d}{memcg_lazyfree_delta_kb} } @np) .
-		'; `pglazyfree` rose by ' . range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{counter_marked} } @np) .
-		'; the `nr_lazyfree` gauge by ' .
-		range_str(sub { "$_[0] pages" }, grep { ($_ // -1) >= 0 } map { $_->{d}{nr_lazyfree_delta} } @np) . ".\n" : '');
+	}) . ($k ? '- ' . title('madv_free') . ': marking ' . marked_kb(@{$k->{runs}}) . " changed the cgroup's `lazyfree` by " .
+		range_str(sub { "$_[0] kB" }, @{$k->{lazyfree_kb}}) . '; `pglazyfree` rose by ' . range_str(sub { "$_[0] pages" },
+		@{$k->{pglazyfree}}) . '; the `nr_lazyfree` gauge by ' . range_str(sub { "$_[0] pages" }, @{$k->{nr_lazyfree}}) . ".\n" : '');
 }
 
 sub q_lru {
-	my ($data, $m) = @_;
+	my ($data, $m, $an) = @_;
 	$m //= {};
 	my $md = '';
 	for my $design (columns($data)) {
@@ -284,11 +261,10 @@ sub q_lru {
 			qw(inactive_anon active_anon inactive_file active_file);
 		$say->(', on marking ' . marked_kb(@np) . ' (memcg `memory.stat` change): ' .
 			(@parts ? join('; ', @parts) : 'no memcg figures')) if @np;
-		my @fp = grep { mode_traits($_->{mode})->{swap} } of($data, $design, 'memcg_reclaim');
-		$say->(', swap on, `memory.reclaim` of exactly the marked size: took ' .
-			range_of(map { $_->{d}{first_pass_discarded} } @fp) . ' of ' . ($fp[0]{d}{pages_marked} // '?') .
-			' marked pages while swapping out ' . range_str(sub { "$_[0] kB" }, map { $_->{d}{first_pass_keep_swapped_kb} } @fp) .
-			' of the unmarked memory (' . wheres(@fp) . ')') if @fp;
+		my $fp = $an->{first}{$design};	# the cells of a_lru's figure (Goals::first_pass)
+		$say->(', swap on, `memory.reclaim` of exactly the marked size: took ' . range_of(map { $_->{taken} } @{$fp->{runs}}) .
+			" of $fp->{marked} marked pages while swapping out " . range_str(sub { "$_[0] kB" }, map { $_->{swapped_kb} } @{$fp->{runs}}) .
+			' of the unmarked memory (' . wheres(@{$fp->{runs}}) . ')') if $fp && !$fp->{source};
 		my @ra = of($data, $design, 'read_after_mark');
 		$say->(', pages read after marking, then reclaim: lost ' . range_of(map { $_->{d}{pages_discarded} } @ra) .
 			' of ' . ($ra[0]{d}{pages_marked} // '?') . ' (pressure: ' .
@@ -304,7 +280,7 @@ our @PRESSURE_SCN = qw(memcg_reclaim memcg_limit madv_pageout global_pressure wr
 	read_after_mark fork_cow thp mremap mprotect mlock_after_mark);
 
 sub q_sigbus {
-	my ($data) = @_;
+	my ($data, undef, $an) = @_;
 	return per_design($data, sub {
 		my @xs = of($data, $_[0], @PRESSURE_SCN) or return;
 		my @lost = grep { ($_->{d}{pages_discarded} // 0) > 0 } @xs;
@@ -315,10 +291,9 @@ sub q_sigbus {
 				scalar(grep { $_->{d}{sigbus_addr_code_right} } @sb) . ' of ' . scalar(@sb) : '') .
 			'; pages that were neither data nor zero: ' . sum(0, map { $_->{d}{pages_garbage} // 0 } @xs) . '.';
 	}) . per_design($data, sub {
-		my @c = of($data, $_[0], 'image_cache') or return;
-		', image cache (' . design($_[0])->{detected_by} . '): regenerated ' . range_of(map { $_->{d}{cache_regenerated} } @c) .
-			' of ' . ($c[0]{d}{cache_objects} // '?') . ' objects; objects that came back wrong: ' .
-			sum(0, map { $_->{d}{cache_wrong} // 0 } @c) . ' in ' . scalar(@c) . ' runs.';
+		my $c = $an->{cache}{$_[0]} or return;
+		', image cache (' . design($_[0])->{detected_by} . '): regenerated ' . range_of(map { $_->{d}{cache_regenerated} } @{$c->{runs}}) .
+			' of ' . ($c->{objects} // '?') . " objects; objects that came back wrong: $c->{wrong} in $c->{n} runs.";
 	});
 }
 
@@ -332,34 +307,6 @@ sub q_kernel {
 	});
 }
 
-our @SWAPLESS_SCN = qw(memcg_reclaim memcg_limit global_pressure);
-
-# ([variant/mode, { design => { scenario => datum } }], ...) for the runs
-# without swap, in report order.
-sub swapless_runs {
-	my ($data) = @_;
-	my (%keys, @order);
-	for my $x (@$data) {
-		my $d = $x->{d};
-		next if mode_traits($x->{mode})->{swap} || !grep { $_ eq ($d->{scenario} // '') } @SWAPLESS_SCN;
-		push @order, where($x) unless $keys{where($x)};
-		$keys{where($x)}{$d->{design}}{$d->{scenario}} = $d;
-	}
-	return map { [$_, $keys{$_}] } @order;
-}
-
-# { design => { runs => N, purging => N } }: pressure runs without swap, and
-# those in which pages were discarded.
-sub swapless_totals {
-	my ($data) = @_;
-	my %tot;
-	for my $d (map { map { values %$_ } values %{$_->[1]} } swapless_runs($data)) {
-		$tot{$d->{design}}{runs}++;
-		$tot{$d->{design}}{purging} += ($d->{pages_discarded} // 0) > 0 ? 1 : 0;
-	}
-	return \%tot;
-}
-
 sub swapless_table {
 	my ($data) = @_;
 	my @runs = swapless_runs($data) or return '';
@@ -370,8 +317,8 @@ sub swapless_table {
 }
 
 sub q_swapless {
-	my ($data) = @_;
-	my $tot = swapless_totals($data);
+	my ($data, undef, $an) = @_;
+	my $tot = $an->{swapless};
 	return '' unless %$tot;
 	return "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
 		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n" .
@@ -380,41 +327,26 @@ sub q_swapless {
 }
 
 sub q_cost {
-	my ($data, $m) = @_;
+	my ($data, $m, $an) = @_;
 	my $md = per_design($data, sub {
-		my @np = of($data, $_[0], 'no_pressure') or return;
-		', in calls of ' . ($np[0]{d}{chunk_kb} // '?') . ' KiB: mark ' .
-			range_str(\&us, map { $_->{d}{ns_mark_per_mib} } @np) . ' per MiB (' .
-			range_str(\&us, map { $_->{d}{ns_mark_per_call} } @np) . ' per call); read while marked ' .
-			range_str(\&us, map { $_->{d}{ns_read_per_mib} } @np) . ' per MiB; take back ' .
-			range_str(\&us, map { $_->{d}{ns_take_back_per_mib} } @np) . ' per MiB (' . design($_[0])->{taken_back_by} . ').';
+		my $c = $an->{marking}{$_[0]} or return;
+		', in calls of ' . ($c->{chunk_kb} // '?') . ' KiB: mark ' . range_str(\&us, @{$c->{mark_per_mib}}) . ' per MiB (' .
+			range_str(\&us, @{$c->{mark_per_call}}) . ' per call); read while marked ' . range_str(\&us, @{$c->{read_per_mib}}) .
+			' per MiB; take back ' . range_str(\&us, @{$c->{take_back_per_mib}}) . ' per MiB (' . design($_[0])->{taken_back_by} . ').';
 	}) . per_design($data, sub {
-		my @c = of($data, $_[0], 'image_cache') or return;
+		my $c = $an->{cache}{$_[0]} or return;
 		# (Its one marking call is below the guest clock's tick: not shown.)
-		', image cache of ' . marked_kb(@c) . ': taking every object back, checking it and regenerating the lost ones ' .
-			range_str(\&us, map { $_->{d}{ns_fetch_all} } @c) . '.';
+		', image cache of ' . marked_kb(@{$c->{runs}}) . ': taking every object back, checking it and regenerating the lost ones ' .
+			range_str(\&us, map { $_->{d}{ns_fetch_all} } @{$c->{runs}}) . '.';
 	});
 	return length $md ? "$md\n_Measured under " . uc($m->{accelerator} // '?') . (($m->{accelerator} // '') eq 'tcg'
 		? ': absolute times are those of an emulator; compare the two designs within a row, not with real hardware' : '') .
 		"._\n" : '';
 }
 
-# The whole run's safety figures: { runs, lost_nonvolatile_bytes,
-# cache_wrong, garbage_pages, undetected_vrange_losses }.
-sub safety {
-	my ($data) = @_;
-	return {
-		runs => scalar @$data,
-		lost_nonvolatile_bytes => sum(0, map { $_->{d}{lost_nonvolatile_bytes} // 0 } @$data),
-		cache_wrong => sum(0, map { $_->{d}{cache_wrong} // 0 } @$data),
-		garbage_pages => sum(0, map { $_->{d}{pages_garbage} // 0 } @$data),
-		undetected_vrange_losses => scalar(grep { ($_->{d}{detect} // '') eq 'nothing' } @$data),
-	};
-}
-
+# The whole run's safety figures (VMAB::Report::Goals::safety) in a line.
 sub headline {
-	my ($data) = @_;
-	my $s = safety($data);
+	my ($s) = @_;
 	my $ok = !$s->{lost_nonvolatile_bytes} && !$s->{cache_wrong} && !$s->{garbage_pages} &&
 		!$s->{undetected_vrange_losses};
 	return ($ok ? '' : '**') .
@@ -426,33 +358,19 @@ sub headline {
 
 # ---- the questions of 2014: one line each for the summary -------------
 
-# Runs in which a design alone lost pages (the combined and cache
-# scenarios judge loss in their own way).
-sub lost_alone {
-	my ($data, $design) = @_;
-	return grep { ($_->{d}{design} // '') eq $design && ($_->{d}{pages_discarded} // 0) > 0 &&
-		      ($_->{d}{scenario} // '') !~ /^(both_designs|image_cache|no_pressure)$/ } @$data;
-}
-
 sub a_accounting {
-	my ($data, $design) = @_;
-	my $a = accounting_agreement($data)->{$design} or return $NOT_MEASURED;
-	my $runs = sum(map { $a->{$_} // 0 } qw(equal differs absent));
+	my ($data, $design, undef, $an) = @_;
+	my $a = $an->{accounting}{$design} or return $NOT_MEASURED;
+	my ($runs, $k) = ($a->{runs}, $an->{marking}{$design} // {});
 	my $ctr = counter_name($design) // return 'no /proc/vmstat event counts its lost pages';
 	my $s = "$ctr = pages lost in " . ($a->{equal} // 0) . " of $runs runs; memory.stat " .
 		(($a->{cg_absent} // 0) == $runs ? 'has no counter' : 'equal in ' . ($a->{cg_equal} // 0) . " of $runs");
-	if ($design eq 'madv_free') {
-		my @np = of($data, $design, 'no_pressure');
-		my $lf = median(map { ($_->{d}{memcg_lazyfree_delta_kb} // -1) < 0 ? () : $_->{d}{memcg_lazyfree_delta_kb} } @np);
-		$s .= "; its `lazyfree` rose $lf kB on marking " . 4 * ($np[0]{d}{pages_marked} // 0) . ' kB'
-			if defined $lf;
-	}
-	return $s;
+	return $s . ($design eq 'madv_free' && defined $k->{lazyfree}
+		? "; its `lazyfree` rose $k->{lazyfree} kB on marking " . 4 * ($k->{marked} // 0) . ' kB' : '');
 }
 
 sub a_lru {
-	my ($data, $design, $m) = @_;
-	my $g = VMAB::Report::Goals::first_reclaim($m // {}, $data, $design) or return $NOT_MEASURED;
+	my $g = $_[3]{first}{$_[1]} or return $NOT_MEASURED;	# ($data, $design, $m, $an)
 	return sprintf('reclaim of the marked size took %s of %s marked pages, swapped %s kB unmarked (median, %d runs%s)',
 		$g->{taken} // '?', $g->{marked} // '?', $g->{swapped_kb} // '?', $g->{n}, $g->{source}
 		? " of `$g->{source}`, THP off; reclaim counts no page it drops, so memory.reclaim of that size goes on to swap" : '');
@@ -472,13 +390,12 @@ sub a_kernel {
 }
 
 sub a_swapless {
-	my ($data, $design) = @_;
-	my $t = swapless_totals($data)->{$design} or return $NOT_MEASURED;
+	my $t = $_[3]{swapless}{$_[1]} or return $NOT_MEASURED;	# ($data, $design, $m, $an)
 	return "discarded without swap in $t->{purging} of $t->{runs} pressure runs";
 }
 
 # A design that is no variant of scenario_test (VMAB::Designs no_scenarios)
-# answers from its own tests where own_KEY($data, $design, $matrix) exists,
+# answers from its own tests where own_KEY($data, $design, $matrix, $an) exists,
 # else as a_KEY does.
 sub own_accounting {
 	my (undef, $design, $m) = @_;
@@ -497,14 +414,12 @@ sub own_swapless {
 }
 
 sub a_cost {
-	my ($data, $design) = @_;
-	my @np = of($data, $design, 'no_pressure') or return $NOT_MEASURED;
-	return 'mark ' . us(median(map { $_->{d}{ns_mark_per_mib} } @np)) . '/MiB, take back ' .
-		us(median(map { $_->{d}{ns_take_back_per_mib} } @np)) . '/MiB (median, ' . scalar(@np) . ' runs)';
+	my $c = $_[3]{marking}{$_[1]} or return $NOT_MEASURED;	# ($data, $design, $m, $an)
+	return 'mark ' . us($c->{mark}) . '/MiB, take back ' . us($c->{take_back}) . "/MiB (median, $c->{n} runs)";
 }
 
-# [key, title, question]: q_KEY($data, $matrix) gives its evidence
-# (markdown), a_KEY($data, $design) its one-line answer per design.
+# [key, title, question]: q_KEY($data, $matrix, $an) gives its evidence
+# (markdown), a_KEY($data, $design, $matrix, $an) its one-line answer per design.
 our @QUESTIONS = (
 	[accounting => 'Page accounting', 'Are discarded pages counted, and does the memory go back to the cgroup?'],
 	[lru => 'LRU placement and aging', 'Where do marked pages sit, and does reclaim take them before other memory?'],
@@ -523,19 +438,19 @@ sub questions {
 	return map { my ($key, $title, $question) = @$_; { n => ++$n, key => $key, title => $title, question => $question } } @QUESTIONS;
 }
 
-# One answer per question, from this run's figures:
-# ({ n, key, title, question, vrange, madv_free }, ...)
+# One answer per question, from this run's figures and its analysis
+# ($an, VMAB::Report::Goals::analyse($m)): ({ n, key, title, question, vrange, madv_free }, ...)
 sub answers {
-	my ($m) = @_;
+	my ($m, $an) = ($_[0], $_[1] // VMAB::Report::Goals::analyse($_[0]));
 	my @data = all_data($m);
 	return map { my $q = $_; my ($answer, $own) = map { __PACKAGE__->can("${_}_$q->{key}") } qw(a own);
-		     +{ %$q, map { $_ => ((design($_)->{no_scenarios} && $own) || $answer)->(\@data, $_, $m) } columns($m) } } questions();
+		     +{ %$q, map { $_ => ((design($_)->{no_scenarios} && $own) || $answer)->(\@data, $_, $m, $an) } columns($m) } } questions();
 }
 
 # The evidence: what the scenarios are, then each question's figures.
-#   section($matrix, $report_dir) -> markdown (headings from level 3 down)
+#   section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)]) -> markdown (headings from level 3 down)
 sub section {
-	my ($matrix, $report_dir) = @_;
+	my ($matrix, $report_dir, $an) = (@_[0, 1], $_[2] // VMAB::Report::Goals::analyse($_[0]));
 	my @data = all_data($matrix);
 	my $md = "Each scenario of `suite/scenario_test.c` ran once per design in every variant and run-time mode " .
 		"that has the design. Design **A** is volatile ranges (`vrange()`, John Stultz's v11 forward-ported), " .
@@ -546,7 +461,7 @@ sub section {
 		unless @data;
 	# Every question has its heading, figures or not: the summary links to it.
 	for my $q (questions()) {
-		my $body = __PACKAGE__->can("q_$q->{key}")->(\@data, $matrix);
+		my $body = __PACKAGE__->can("q_$q->{key}")->(\@data, $matrix, $an);
 		$md .= '### ' . question_heading($q->{n}, $q->{title}) . "\n\n$q->{question}\n\n" .
 			(length $body ? "$body\n" : "_${NOT_MEASURED}._\n\n");
 	}

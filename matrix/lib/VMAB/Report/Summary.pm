@@ -8,13 +8,11 @@ package VMAB::Report::Summary;
 #                             DESIGN_measured, or question: the answer
 #                             that has its figures }, ...)
 #   figures($matrix)    -> ({ figure, DESIGN => text }, ...)
-#   lost_share($matrix) -> ([scenario, % per design], ...)
 #   section($matrix, $report_dir) -> markdown (headings from level 3 down)
 use strict;
 use warnings;
-use List::Util qw(sum);
 use VMAB::Designs qw(design designs title);
-use VMAB::Report::Data qw(all_data of columns median tally $NOT_MEASURED);
+use VMAB::Report::Data qw(all_data columns tally $NOT_MEASURED);
 use VMAB::Report::Goals qw(%THRESHOLD);
 use VMAB::Report::Scenarios;
 use VMAB::Report::Bench;
@@ -28,37 +26,29 @@ use VMAB::Report::Html qw(md_table esc_cell slug);
 # figure once.
 our @SEMANTICS = (
 	['How loss is signalled', 'loss',
-	 sub { my @l = VMAB::Report::Scenarios::lost_alone(@_) or return; 'detected by ' . tally('detect', @l) }],
+	 sub { my @l = VMAB::Report::Goals::lost_alone(@_) or return; 'detected by ' . tally('detect', @l) }],
 	['Access to lost memory while marked', 'access', 3],
 	['Cost of mark and unmark', 'cost', 6],
 	['What reclaim takes first', 'order', 2],
 	['Without swap', 'swapless', 5],
-	['Transparent huge pages', 'thp',
-	 sub {
-		 my @t = of($_[0], $_[1], 'thp') or return;
-		 sprintf('%s of %s marked pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)',
-			 median(map { $_->{d}{pages_discarded} } @t) // '?', $t[0]{d}{pages_marked} // '?',
-			 median(map { $_->{d}{thp_kb_after_mark} } @t) // '?', scalar @t);
-	 }],
+	['Transparent huge pages', 'thp', sub { thp_seen('marked', VMAB::Report::Goals::scn_thp(@_)) }],
 	['Memory cgroup accounting', 'memcg', 1],
-	['A write after marking', 'write',
-	 sub {
-		 my @w = of($_[0], $_[1], 'write_after_mark') or return;
-		 sprintf('%s of %s written pages kept (median of %d runs)', median(map { $_->{d}{written_kept} } @w) // '?',
-			 $w[0]{d}{written_pages} // '?', scalar @w);
-	 }],
+	['A write after marking', 'write', sub { write_seen(VMAB::Report::Goals::scn_write(@_)) }],
 );
 
 # The same seen of a design that is no variant of scenario_test (VMAB::Designs
 # no_scenarios), from its own tests (VMAB::Report::Goals), by the promise's
 # key ($matrix, $design); an aspect without one here is not measured.
-our %OWN = (
-	thp => sub { my $g = VMAB::Report::Goals::drop_thp(@_) or return;
-		sprintf('%s of %s droppable pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)',
-			(map { $_ // '?' } @$g{qw(dropped pages thp_kb)}), $g->{n}) },
-	write => sub { my $g = VMAB::Report::Goals::drop_write(@_) or return;
-		sprintf('%s of %s written pages kept (median of %d runs)', (map { $_ // '?' } @$g{qw(kept pages)}), $g->{n}) },
-);
+our %OWN = (thp => sub { thp_seen('droppable', VMAB::Report::Goals::drop_thp(@_)) },
+	    write => sub { write_seen(VMAB::Report::Goals::drop_write(@_)) });
+
+# The THP and write figures of either kind of test, as seen (undef: none).
+sub thp_seen {
+	my ($what, $g) = @_;
+	return $g && sprintf("%s of %s $what pages of THP (%s kB mapped huge) lost to `MADV_PAGEOUT` (median of %d runs)",
+		(map { $_ // '?' } @$g{qw(dropped pages thp_kb)}), $g->{n});
+}
+sub write_seen { my ($g) = @_; return $g && sprintf('%s of %s written pages kept (median of %d runs)', (map { $_ // '?' } @$g{qw(kept pages)}), $g->{n}) }
 
 sub semantics {
 	my ($m) = @_;
@@ -82,19 +72,16 @@ sub of_runs {
 
 # Marked pages that reclaim of exactly the marked size took, swap on (SPEC 9).
 sub first_taken {
-	my ($m, $data, $design) = @_;
-	my $g = VMAB::Report::Goals::first_reclaim($m, $data, $design) or return $NOT_MEASURED;
+	my ($an, $design) = @_;
+	my $g = $an->{first}{$design} or return $NOT_MEASURED;
 	return of_runs(pct($g->{share}), $g, 'at least ' . pct($g->{threshold}), $g->{met}) .
 		($g->{source} ? " (`$g->{source}`, THP off)" : '');
 }
 
 sub cache_figure {
-	my ($data, $design) = @_;
-	my @c = of($data, $design, 'image_cache') or return $NOT_MEASURED;
+	my $g = $_[0]{cache}{$_[1]} or return $NOT_MEASURED;	# ($an, $design)
 	return sprintf('%s of %s objects of %s KiB regenerated (median of %d runs); %d came back wrong',
-		median(map { $_->{d}{cache_regenerated} } @c) // '?', $c[0]{d}{cache_objects} // '?',
-		$c[0]{d}{cache_object_kb} // '?', scalar @c,
-		sum(0, map { $_->{d}{cache_wrong} // 0 } @c));
+		(map { $_ // '?' } @$g{qw(regenerated objects object_kb)}), $g->{n}, $g->{wrong});
 }
 
 # keep_share($matrix, $bench_design) -> "N% of keep (median of n runs); at
@@ -157,8 +144,8 @@ sub figures {
 	my ($first, $keep, $flat, $oom) = @THRESHOLD{qw(first_taken keep flat oom)};
 	my @rows = (
 		['Reclaim of exactly the marked size, swap on: marked pages taken (goal: at least ' . pct($first) . ')',
-		 sub { first_taken($m, \@data, $_[0]) }],
-		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure(\@data, $_[0]) }],
+		 sub { first_taken($an, $_[0]) }],
+		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure($an, $_[0]) }],
 		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($keep) . ')',
 		 sub { churn_vs_keep($an, $_[0]) }],
 		["Mark cost against range size (goal for vrange: within ${flat}x)",
@@ -170,25 +157,6 @@ sub figures {
 	);
 	my @cols = columns($m);
 	return map { my ($f, $s) = @$_; { figure => $f, map { $_ => $s->($_) } @cols } } @rows;
-}
-
-# Median share of the marked pages lost, per scenario and design.
-sub lost_share {
-	my ($m) = @_;
-	my @data = all_data($m);
-	my @rows;
-	for my $sc (@VMAB::Report::Scenarios::SCENARIOS) {
-		my $name = $sc->[0];
-		next if $name =~ /^(no_pressure|image_cache|both_designs)$/;
-		my @v = map {
-			my @xs = grep { ($_->{d}{pages_marked} // 0) > 0 && defined $_->{d}{pages_discarded} }
-				of(\@data, $_, $name);
-			my $med = median(map { 100 * $_->{d}{pages_discarded} / $_->{d}{pages_marked} } @xs);
-			defined $med ? 0 + sprintf('%.1f', $med) : undef;
-		} columns($m);
-		push @rows, [$name, @v] if grep { defined } @v;
-	}
-	return @rows;
 }
 
 # The designs of VMAB::Designs that this run has no figures of: said once.
@@ -203,7 +171,7 @@ sub unmeasured_note {
 
 # section($matrix, $report_dir[, VMAB::Report::Goals::analyse($matrix)])
 sub section {
-	my ($m, $dir, $an) = @_;
+	my ($m, $dir, $an) = (@_[0, 1], $_[2] // VMAB::Report::Goals::analyse($_[0]));
 	my @data = all_data($m);
 	my @cols = columns($m);
 	# (The corner of the first table is empty: "| |", not "|  |".)
@@ -219,16 +187,17 @@ sub section {
 	$md .= unmeasured_note($m);
 
 	$md .= "### The questions of 2014, answered by this run\n\n";
-	for my $q (VMAB::Report::Scenarios::answers($m)) {
+	for my $q (VMAB::Report::Scenarios::answers($m, $an)) {
 		my $anchor = slug(VMAB::Report::Scenarios::question_heading($q->{n}, $q->{title}));
 		$md .= "$q->{n}. **$q->{title}.** $q->{question} " .
 			join(' ', map { design($_)->{letter} . ": $q->{$_}." } @cols) . " ([evidence](#$anchor))\n";
 	}
 	$md .= "\n### Headline figures\n\n";
-	$md .= @data ? VMAB::Report::Scenarios::headline(\@data) : "_No scenario figures in this run._\n\n";
+	$md .= @data ? VMAB::Report::Scenarios::headline($an->{safety}) : "_No scenario figures in this run._\n\n";
 	$md .= md_table(['figure', map { title($_) } @cols], map { [$_->{figure}, map { esc_cell($_) } @$_{@cols}] }
 		figures($m, $an)) . "\n";
-	my @share = lost_share($m);
+	my @share = map { my ($sc, @v) = @$_; [$sc, map { defined ? 0 + sprintf('%.1f', $_) : undef } @v] }
+		VMAB::Report::Goals::lost_share(\@data, \@cols, map { $_->[0] } @VMAB::Report::Scenarios::SCENARIOS);
 	if (@share) {
 		my $svg = bars_svg($dir, 'summary-lost-share', {
 			title => 'Marked pages lost under pressure, by scenario (median over variants and modes)',
