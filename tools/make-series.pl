@@ -37,11 +37,12 @@ it was dropped.  This is John Stultz's volatile ranges series (v11, March
 2014, against 3.14) ported to 6.1's mm: folios, the maple tree, pte
 markers, shrink_folio_list() and MGLRU.  madvise(MADV_FREE) (4.5) drops
 pages silently and per page; MAP_DROPPABLE (6.11) makes a whole mapping
-droppable, its pages dropped as silently.  vrange() is the interface that tells the application what it
-lost: VRANGE_NONVOLATILE reports whether any page of the range was
-purged, and touching a purged page while the range is still volatile
-raises SIGBUS.  Why a system call and not an madvise() pair: madvise()
-and process_madvise() have no out-parameter for that report.
+droppable, its pages dropped as silently.  vrange() is the interface
+that tells the application what it lost: VRANGE_NONVOLATILE reports
+whether any page of the range was purged, and touching a purged page
+while the range is still volatile raises SIGBUS.  Why a system call and
+not an madvise() pair: madvise() and process_madvise() have no
+out-parameter for that report.
 EOT
 		changes => <<'EOT',
 Changes since v11:
@@ -58,6 +59,16 @@ Changes since v11:
  - system call number 472 (v11: 316 on x86_64), on x86_64, i386 and in
    the generic table
  - a selftest, tools/testing/selftests/vm/vrange.c
+
+Open, and known to need work before this could be more than an RFC:
+VM_VOLATILE uses bit 11 of vm_flags, which mainline has since given
+away (a 64-bit-only high bit is the way out); the unmark's walk bit is
+a field in every vm_area_struct, also without CONFIG_VRANGE; the pass
+that purges volatile pages before the LRU scan ignores the zones a
+reclaim may use, memory.min/low, and NR_ISOLATED throttling, and keeps
+every mm that ever marked memory in its registry; unmarking a chunk of
+a large VMA walks the page tables of the whole chunk once anything in
+the VMA was swapped, lazily freed or purged.
 EOT
 	},
 	'madv-free' => {
