@@ -55,4 +55,3 @@ void stop_hog(pid_t pid)
 		waitpid(pid, NULL, 0);
 	}
 }
-
