@@ -710,8 +710,9 @@ VMAB_NEEDS("mlk.mlocked_lazyfree_pages_do_not_stop_kswapd", "madv_free,swap");
 TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_kswapd, 180)
 {
 	long gauge0, free_kb, pswpout0, steal0, direct0, ooms0, swapped = 0;
+	long scan;
 	char *locked, *inuse;
-	int i, got = 0;
+	int i, got = 0, still = 0;
 	pid_t hog;
 
 	REQUIRE_B();
@@ -752,6 +753,22 @@ TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_kswapd, 180)
 	}
 	stop_hog(hog);
 	knob_restore_all();
+	/*
+	 * Let kswapd go back to sleep before the tests after this one: it
+	 * may still be reclaiming towards the raised watermarks (slowly,
+	 * under KASAN), and would take their lazily free pages.  Until
+	 * pgscan_kswapd has not moved for 1 s, at most 15 s.
+	 */
+	for (i = 0, scan = -1; i < 150; i++) {
+		long now = vmstat_get("pgscan_kswapd");
+
+		if (now == scan && ++still >= 10)
+			break;
+		if (now != scan)
+			still = 0;
+		scan = now;
+		usleep(100000);
+	}
 	TH_LOG("kswapd: %ld pages swapped out, pgsteal_kswapd +%ld, pgscan_direct +%ld, hog %s",
 	       swapped, vmstat_get("pgsteal_kswapd") - steal0,
 	       vmstat_get("pgscan_direct") - direct0,
