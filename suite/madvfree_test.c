@@ -703,13 +703,12 @@ TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_anon_reclaim, 180)
  * target is out of reach, and which must swap out the anon memory in use
  * (the guest has almost no file pages) without an OOM kill.
  */
-#define MIN_FREE	"/proc/sys/vm/min_free_kbytes"
 #define KSWAPD_SWAPPED	2048	/* pages: 8 MiB of the 64 MiB in use or hogged */
 
 VMAB_NEEDS("mlk.mlocked_lazyfree_pages_do_not_stop_kswapd", "madv_free,swap");
 TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_kswapd, 180)
 {
-	long gauge0, free_kb, pswpout0, steal0, direct0, ooms0, swapped = 0;
+	long gauge0, pswpout0, steal0, direct0, ooms0, swapped = 0;
 	long scan;
 	char *locked, *inuse;
 	int i, got = 0, still = 0;
@@ -738,9 +737,7 @@ TEST_F_TIMEOUT(mlk, mlocked_lazyfree_pages_do_not_stop_kswapd, 180)
 	fill_pages(inuse, INUSE_LEN, 6);
 
 	write_file("/proc/self/oom_score_adj", "-1000");
-	free_kb = meminfo_kb("MemFree");
-	ASSERT_GT(free_kb, 64 * 1024);
-	ASSERT_EQ(0, knob_set_long(MIN_FREE, (free_kb - 16 * 1024) * 4 / 5));
+	ASSERT_LT(0, squeeze_free_memory());
 	ooms0 = vmstat_get("oom_kill");
 	pswpout0 = vmstat_get("pswpout");
 	steal0 = vmstat_get("pgsteal_kswapd");

@@ -48,6 +48,17 @@ pid_t start_hog(size_t len, int *got)
 	return pid;
 }
 
+long squeeze_free_memory(void)
+{
+	long free_kb = meminfo_kb("MemFree"), min_kb;
+
+	if (free_kb <= 64 * 1024)
+		return -1;
+	/* The low watermark is 1.25 min: 16 MiB below MemFree. */
+	min_kb = (free_kb - 16 * 1024) * 4 / 5;
+	return knob_set_long("/proc/sys/vm/min_free_kbytes", min_kb) ? -1 : min_kb;
+}
+
 void stop_hog(pid_t pid)
 {
 	if (pid > 0) {

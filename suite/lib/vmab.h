@@ -90,6 +90,14 @@ long kswapd_gave_up(void);
  */
 pid_t start_hog(size_t len, int *got);
 void stop_hog(pid_t pid);
+/*
+ * Global pressure without filling memory (slow under TCG): min_free_kbytes
+ * such that the low watermark is 16 MiB below MemFree, so that a 32 MiB
+ * hog wakes kswapd with a target out of reach while allocations stay
+ * above min.  The value set (knob_restore_all() puts it back), or -1 if
+ * MemFree is 64 MiB or less or the knob cannot be set.
+ */
+long squeeze_free_memory(void);
 
 /* Memory helpers. */
 void *map_anon(size_t len);			/* private anon, MAP_FAILED on error */
