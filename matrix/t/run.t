@@ -5,7 +5,7 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 use VMAB::File qw(slurp);
-use VMAB::Run qw(run_logged capture check_disk);
+use VMAB::Run qw(run_logged capture check_disk disk_wanted);
 
 my $d = tempdir(CLEANUP => 1);
 ok(run_logged("$d/ok.log", 'sh', '-c', 'echo fine'), 'a command that succeeds');
@@ -30,6 +30,8 @@ like($@, qr/^cannot write \Q$d\E\/nolog\/x\.log/, '... saying which');
 ok(!eval { run_logged("$d/noexec.log", "$d/no-such-program"); 1 }, 'a program that cannot run fails');
 like($@, qr/exit status 127.*cannot run \Q$d\E\/no-such-program/s, '... and the log says why');
 
+is(disk_wanted(8), 10, 'disk_wanted: eight variants want 10 GiB (what README says)');
+is(disk_wanted(1), 5, 'disk_wanted: one variant 5 GiB');
 ok(check_disk($d, 0) > 0, 'check_disk: enough space returns the free kB');
 ok(!eval { check_disk($d, 1 << 30); 1 }, 'check_disk: too little space dies');
 like($@, qr/^not enough disk space in \Q$d\E: [\d.]+ GiB free, want 1073741824 GiB/, '... saying how much');

@@ -23,7 +23,7 @@ use VMAB::Qemu qw(kill_all);
 use VMAB::Report qw(write_report);
 use VMAB::Report::Data qw(host_bench);
 use VMAB::Results qw(load_matrix save_matrix exit_status);
-use VMAB::Run qw(check_disk);
+use VMAB::Run qw(check_disk disk_wanted);
 use VMAB::Stage::Boot qw(boot_stage dev_boot);
 use VMAB::Stage::Build qw(build_stage);
 use VMAB::Stage::Judge qw(rejudge_matrix);
@@ -131,8 +131,7 @@ sub matrix_command {
 	if ($cmd eq 'boot') {
 		$built = built_before($ctx, $variants);
 	} else {
-		# The tree and the worktree its patches are applied in: 8 GiB.
-		check_disk($ctx->{out}, 8 + 3 * @$variants);
+		check_disk($ctx->{out}, disk_wanted(scalar @$variants));
 		(undef, $tree) = phase('tree: unpack and patch', sub {
 			prepare_tree(tarball => $opt->{tarball}, patchdir => "$ctx->{top}/patches",
 				     src => "$ctx->{out}/src", logdir => $ctx->{logs});

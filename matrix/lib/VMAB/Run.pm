@@ -5,7 +5,7 @@ use warnings;
 use Exporter 'import';
 use POSIX ();
 
-our @EXPORT_OK = qw(run_logged capture check_disk);
+our @EXPORT_OK = qw(run_logged capture check_disk disk_wanted);
 
 # run_logged($log, @cmd): runs @cmd with stdout and stderr appended to $log.
 # Dies with the command, its status and the log's tail when it fails.
@@ -45,9 +45,18 @@ sub capture {
 	return $out;
 }
 
+# disk_wanted($n): the GiB a run of $n variants needs, from a make matrix
+# of eight measured on 2026-12-07 (5.4 GiB in all): the tree and its patch
+# worktree 3.4 GiB and a cold ccache 0.2 GiB, rounded up to 4; a variant's
+# build folder 130-200 MiB and its logs with the swap image up to 120 MiB,
+# taken as 0.75 GiB. Eight variants: 10 GiB (README says the same).
+sub disk_wanted {
+	my ($n) = @_;
+	return 4 + int((3 * $n + 3) / 4);
+}
+
 # check_disk($dir, $gib): stop early, and say why, when the file system of
-# $dir has less than $gib GiB free (the tree takes about 6 GiB, a variant's
-# build folder up to 3 GiB with the debug one).
+# $dir has less than $gib GiB free.
 sub check_disk {
 	my ($dir, $gib) = @_;
 	die "no folder $dir to check the free space of\n" unless -d $dir;
