@@ -4,6 +4,8 @@ package VMAB::Protocol;
 #   In: the kernel command line tells /init what to run (cmdline):
 #     vmab_variant=NAME vmab_modes=MODE[,MODE...] vmab_list=FILE[,FILE...]
 #     vmab_cpus=N (the CPUs QEMU gave: /init fails a boot that sees fewer)
+#     vmab_once=0 (the "once" programs in none of the modes: a guest that
+#     runs a variant's later modes only, VMAB::Parts)
 #   Out: /init writes to the results channel (ttyS1, apart from the kernel
 #   console on ttyS0) one frame line around each program's TAP 13 output:
 #     @@vmab hello variant=V kernel=K modes=M clocksource=C cpus=N
@@ -33,12 +35,15 @@ my %FIELDS = (
 	done => [],
 );
 
-# cmdline(variant => V, modes => 'a,b', list => FILE[,FILE], [cpus => N])
-# -> the vmab_ part of the kernel command line.
+# cmdline(variant => V, modes => 'a,b', list => FILE[,FILE], [cpus => N],
+#         [once => 0|1]) -> the vmab_ part of the kernel command line.
+# once => 0 adds vmab_once=0; the default (once) leaves the line as it was,
+# so that the reuse keys of unsplit boots stay the same (VMAB::Reuse).
 sub cmdline {
 	my (%o) = @_;
 	return "vmab_variant=$o{variant} vmab_modes=$o{modes} vmab_list=$o{list}"
-		. (defined $o{cpus} ? " vmab_cpus=$o{cpus}" : '');
+		. (defined $o{cpus} ? " vmab_cpus=$o{cpus}" : '')
+		. (defined $o{once} && !$o{once} ? ' vmab_once=0' : '');
 }
 
 # frame(kind, field => value, ...) -> "@@vmab KIND field=value ..." in the

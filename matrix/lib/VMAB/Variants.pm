@@ -9,13 +9,15 @@ use Exporter 'import';
 use File::Basename qw(dirname);
 use File::Spec;
 
-our @EXPORT_OK = qw(load_variants select_variants report_order mode_order mode_traits);
+our @EXPORT_OK = qw(load_variants select_variants report_order mode_order mode_traits guest_modes);
 
 # matrix/variants.conf, found from this file (matrix/lib/VMAB/Variants.pm).
 our $TABLE = File::Spec->rel2abs(dirname(__FILE__) . '/../../variants.conf');
 
-# load_variants([$file]) -> [{name, fragments, modes, timeout, report}], in
-# build order (the table's rows).
+# load_variants([$file]) -> [{name, fragments, modes, timeout, report,
+# [guests]}], in build order (the table's rows).  A modes column of
+# several guests ("a/b,c": a slash between guests) gives modes (all of them,
+# in the column's order) and guests ([[a], [b, c]]); see guest_modes.
 sub load_variants {
 	my ($file) = @_;
 	$file //= $TABLE;
@@ -27,7 +29,11 @@ sub load_variants {
 		die "$file:$.: want 'name fragments modes timeout report'\n"
 			unless defined $report && !@extra && $timeout =~ /^\d+$/ && $report =~ /^\d+$/;
 		die "$file:$.: $name is listed twice\n" if $seen{$name}++;
-		my @modes = split /,/, $modes;
+		my @guests = map { [split /,/] } split m{/}, $modes, -1;
+		my @modes = map { @$_ } @guests;
+		my %twice;
+		die "$file:$.: an empty guest in '$modes'\n" if grep { !@$_ } @guests;
+		die "$file:$.: a mode twice in '$modes'\n" if grep { $twice{$_}++ } @modes;
 		eval { mode_traits($_) for @modes; 1 } or die "$file:$.: $@";
 		push @v, {
 			name => $name,
@@ -35,6 +41,7 @@ sub load_variants {
 			modes => \@modes,
 			timeout => $timeout,
 			report => $report,
+			(@guests > 1 ? (guests => \@guests) : ()),
 		};
 	}
 	die "$file: no variants\n" unless @v;
@@ -77,7 +84,15 @@ sub mode_traits {
 	return { swap => $swap eq 'swap' ? 1 : 0, lru => $lru };
 }
 
-# A variant that runs a swap mode gets a swap disk.
+# guest_modes($variant) -> [[modes of guest 1], ...]: the guests the
+# variant boots as (VMAB::Parts), one unless its modes column says more.
+sub guest_modes {
+	my ($v) = @_;
+	return $v->{guests} // [$v->{modes}];
+}
+
+# A variant (or a part of one, VMAB::Parts) that runs a swap mode gets a
+# swap disk.
 sub wants_swap_disk {
 	my ($v) = @_;
 	return scalar grep { mode_traits($_)->{swap} } @{$v->{modes}};

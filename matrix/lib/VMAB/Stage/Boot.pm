@@ -1,7 +1,8 @@
 package VMAB::Stage::Boot;
 # The boot stage: the guest initramfs, the accelerator, and every variant's
-# kernel booted under QEMU (several at once, VMAB::Pool), each boot judged
-# (VMAB::Stage::Judge) and kept in matrix.json as it ends.  dev_boot is the
+# kernel booted under QEMU as one guest or several (VMAB::Parts), several
+# guests at once (VMAB::Pool), each variant judged (VMAB::Stage::Judge)
+# and kept in matrix.json as its last guest ends.  dev_boot is the
 # developer's quick boot of one kernel with a few programs.
 use strict;
 use warnings;
@@ -11,7 +12,9 @@ use File::Path qw(make_path);
 use POSIX qw(strftime);
 use VMAB::File qw(slurp spew);
 use VMAB::Guest qw(build_initramfs);
+use List::Util qw(sum0);
 use VMAB::Log qw(info phase);
+use VMAB::Parts qw(plan_parts merge_logs part_failures);
 use VMAB::Pool qw(run_pool);
 use VMAB::Provenance qw(run_provenance variant_provenance $SCHEMA_VERSION);
 use VMAB::Protocol qw(cmdline);
@@ -23,7 +26,7 @@ use VMAB::Scale qw(boot_jobs host_cores host_mem_mib);
 use VMAB::Stage::Judge qw(judge_boot);
 use VMAB::Variants;
 
-our @EXPORT_OK = qw(boot_stage boot_one dev_boot guest_stage pick_accel);
+our @EXPORT_OK = qw(boot_stage boot_one boot_part judge_parts dev_boot guest_stage pick_accel);
 
 # guest_stage($ctx, $tree) -> the initramfs of the suite's programs
 sub guest_stage {
@@ -76,9 +79,12 @@ sub boot_stage {
 	     join(', ', @earlier)) if @earlier;
 	my $guest_lists = join(',', map { "/suite/$_" } split /,/, $ctx->{opt}{list});
 
-	# The longest boots first (debug, by its timeout), so that the others
-	# fill the second slot alongside instead of waiting behind it.
-	my @jobs;
+	# Each variant boots as one guest or several (VMAB::Parts); each guest
+	# is a job of the pool, the longest first (by the variant's timeout:
+	# debug's), so that the others fill the second slot alongside instead
+	# of waiting behind it.  A variant is judged, in this process, when its
+	# last guest has ended.
+	my (@jobs, %todo);
 	for my $v (sort { $b->{timeout} <=> $a->{timeout} } @$variants) {
 		my $n = $v->{name};
 		my $r = $built->{$n};
@@ -88,31 +94,40 @@ sub boot_stage {
 			$m->{variants}{$n}{provenance} = $prov->($n);
 			next;
 		}
-		push @jobs, [$n, sub {
-			boot_one($ctx, variant => $v, phases => $r->{phases}, release => $r->{release},
-				 accel => $accel, initrd => $initrd, lists => $guest_lists,
-				 qemu => $m->{qemu_version}, known => $known);
-		}];
+		my %o = (variant => $v, phases => $r->{phases}, release => $r->{release},
+			 accel => $accel, initrd => $initrd, lists => $guest_lists,
+			 qemu => $m->{qemu_version}, known => $known);
+		my $parts = plan_parts($v, $ctx->{logs});
+		$todo{$n} = { o => \%o, parts => $parts, ends => [], left => scalar @$parts };
+		push @jobs, map { my $p = $_; ["$n\t$p->{n}", sub { boot_part($ctx, $p, %o) }] } @$parts;
 	}
 	save_matrix($ctx->{json_file}, $m);
-	my $boot_jobs = $ctx->{opt}{'boot-jobs'};
-	if (!$boot_jobs) {
-		my ($cores, $mem) = (host_cores(), host_mem_mib());
-		$boot_jobs = boot_jobs($cores, $mem, $VMAB::Qemu::GUEST_MEM_MIB);
-		info(sprintf('boot: %d guest(s) at once (%d cores, %.1f GiB available, %d MiB a guest + %d)',
-			     $boot_jobs, $cores, $mem / 1024, $VMAB::Qemu::GUEST_MEM_MIB,
-			     $VMAB::Scale::GUEST_OVERHEAD_MIB));
-	}
-	run_pool($boot_jobs, \@jobs, sub {
-		my ($n, $rec) = @_;
-		$rec //= variant_record(outcome => 'FAIL', why => ['the driver process for this boot died'],
-					phases => $built->{$n}{phases});
+	run_pool(boot_slots($ctx), \@jobs, sub {
+		my ($job, $end) = @_;
+		my ($n, $i) = split /\t/, $job;
+		my $t = $todo{$n};
+		$t->{ends}[$i - 1] = $end // { died => 1 };
+		return if --$t->{left};
+		my $rec = eval { judge_parts($ctx, $t->{parts}, $t->{ends}, %{$t->{o}}) } // variant_record(
+			outcome => 'FAIL', why => ["the driver could not judge this boot: $@"],
+			phases => $built->{$n}{phases});
 		$rec->{provenance} = $prov->($n);
 		$m->{variants}{$n} = $rec;
 		save_matrix($ctx->{json_file}, $m);
 		say_record($n, $rec);
 	});
 	return $m;
+}
+
+# boot_slots($ctx) -> how many guests at once: --boot-jobs, else VMAB::Scale's.
+sub boot_slots {
+	my ($ctx) = @_;
+	return $ctx->{opt}{'boot-jobs'} if $ctx->{opt}{'boot-jobs'};
+	my ($cores, $mem) = (host_cores(), host_mem_mib());
+	my $n = boot_jobs($cores, $mem, $VMAB::Qemu::GUEST_MEM_MIB);
+	info(sprintf('boot: %d guest(s) at once (%d cores, %.1f GiB available, %d MiB a guest + %d)',
+		     $n, $cores, $mem / 1024, $VMAB::Qemu::GUEST_MEM_MIB, $VMAB::Scale::GUEST_OVERHEAD_MIB));
+	return $n;
 }
 
 # The driver's line on one finished variant, and its unexpected results.
@@ -130,54 +145,90 @@ sub say_record {
 }
 
 # boot_one($ctx, variant => {...}, phases, release, accel, initrd, lists,
-#          qemu => version, known) -> the variant's matrix.json record.
-# Boots one variant (or reuses its last clean boot, VMAB::Reuse), then
-# judges it.  Runs in a child process of the pool.
+#          qemu => version, known) -> the variant's matrix.json record:
+# its guests (VMAB::Parts) booted one after another, then judged.
+# boot_stage boots the guests in the pool instead.
 sub boot_one {
 	my ($ctx, %o) = @_;
+	my $parts = plan_parts($o{variant}, $ctx->{logs});
+	my @ends = map { boot_part($ctx, $_, %o) } @$parts;
+	return judge_parts($ctx, $parts, \@ends, %o);
+}
+
+# boot_part($ctx, $part, variant, accel, initrd, lists, qemu)
+#   -> { secs, kept, key, timed_out, flooded }: one guest of a variant
+# booted (or its last clean boot reused, VMAB::Reuse) into the part's log
+# folder.  Runs in a child process of the pool.
+sub boot_part {
+	my ($ctx, $p, %o) = @_;
 	my $v = $o{variant};
-	my $n = $v->{name};
-	my $out = $ctx->{out};
-	my $dir = "$ctx->{logs}/$n";
-	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $o{accel}, $o{lists});
-	my $key = boot_key(kernel => "$out/$n/bzImage", initrd => $o{initrd},
+	my $kernel = "$ctx->{out}/$v->{name}/bzImage";
+	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $o{accel}, $o{lists}, $p);
+	my $key = boot_key(kernel => $kernel, initrd => $o{initrd},
 			   append => $append, accel => $o{accel}, qemu => $o{qemu});
-	my $what = "$n: boot and run $ctx->{opt}{list} ($modes, timeout ${timeout}s)";
-	my ($secs, $b);
-	my $kept = $ctx->{opt}{rerun} ? undef : reusable_boot($dir, $key);
+	my $what = "$p->{what}: boot and run $ctx->{opt}{list} ($modes, timeout ${timeout}s)";
+	my $kept = $ctx->{opt}{rerun} ? undef : reusable_boot($p->{dir}, $key);
 	if (defined $kept) {
 		info("$what: reused the clean boot of an identical kernel, initramfs " .
 		     "and command line (${kept}s then; --rerun or RERUN=1 boots again)");
-		($secs, $b) = ($kept, { timed_out => 0, flooded => 0 });
-	} else {
-		forget_boot($dir);
-		($secs, $b) = phase($what, sub {
-			qemu_boot($v, "$out/$n/bzImage", $o{initrd}, $o{accel}, $append, $timeout, $dir);
-		});
+		return { secs => $kept, kept => 1, key => $key, timed_out => 0, flooded => 0 };
 	}
-	my %ph = (%{$o{phases} // {}}, boot => $secs);
-	$ph{boot_reused} = 1 if defined $kept;
-	my $rec = judge_boot(name => $n, dir => $dir, config => "$out/build/$n/.config",
+	forget_boot($p->{dir});
+	my ($secs, $b) = phase($what, sub {
+		qemu_boot($p, $kernel, $o{initrd}, $o{accel}, $append, $timeout, $p->{dir});
+	});
+	return { secs => $secs, kept => 0, key => $key, timed_out => $b->{timed_out}, flooded => $b->{flooded} };
+}
+
+# judge_parts($ctx, \@parts, \@ends, variant, phases, release, known)
+#   -> the variant's record: its guests' logs merged into out/logs/V when
+# there are several (VMAB::Parts), judged as one boot, each part that was
+# not PASS named with its logs; each booted part's key kept when the
+# variant is clean.  A part whose driver process died fails the variant
+# unjudged (its logs may be an older boot's).
+sub judge_parts {
+	my ($ctx, $parts, $ends, %o) = @_;
+	my $n = $o{variant}{name};
+	my $dir = "$ctx->{logs}/$n";
+	my @died = grep { $ends->[$_]{died} } 0 .. $#$parts;
+	return variant_record(outcome => 'FAIL', phases => $o{phases}, why => [map {
+		'the driver process for this boot died' . (@$parts > 1 ? " ($parts->[$_]{what})" : '') } @died]) if @died;
+	if (@$parts > 1) {
+		forget_boot($dir);	# the merge is no boot of its own
+		merge_logs($dir, $parts);
+	}
+	my %ph = (%{$o{phases} // {}}, boot => sum0(map { $_->{secs} } @$ends));
+	$ph{boot_reused} = 1 unless grep { !$_->{kept} } @$ends;
+	my $rec = judge_boot(name => $n, dir => $dir, config => "$ctx->{out}/build/$n/.config",
 			     known => $o{known}, tap_dir => $ctx->{results_dir},
-			     timed_out => $b->{timed_out}, flooded => $b->{flooded},
+			     timed_out => (grep { $_->{timed_out} } @$ends) ? 1 : 0,
+			     flooded => (grep { $_->{flooded} } @$ends) ? 1 : 0,
 			     phases => \%ph, release => $o{release});
-	remember_boot($dir, $key, sprintf('%.1f', $secs))
-		if !defined $kept && $rec->{outcome} eq 'PASS' && !@{$rec->{problems}};
+	if (@$parts > 1 and my @why = part_failures($n, $parts, $ends)) {
+		unshift @{$rec->{why}}, @why;
+		$rec->{outcome} = 'FAIL' if $rec->{outcome} eq 'PASS';
+	}
+	if ($rec->{outcome} eq 'PASS' && !@{$rec->{problems}}) {
+		remember_boot($parts->[$_]{dir}, $ends->[$_]{key}, sprintf('%.1f', $ends->[$_]{secs}))
+			for grep { !$ends->[$_]{kept} } 0 .. $#$parts;
+	}
 	return $rec;
 }
 
-# boot_plan($ctx, $variant, $accel, $guest_lists) -> (timeout, modes, the
-# kernel command line's vmab_ part): the variant's timeout times
-# --timeout-factor, a third of it under KVM.
+# boot_plan($ctx, $variant, $accel, $guest_lists, [$part]) -> (timeout,
+# modes, the kernel command line's vmab_ part): the variant's timeout times
+# --timeout-factor, a third of it under KVM; the part's modes (default: all
+# the variant's) and, for a part without the first mode, vmab_once=0.
 sub boot_plan {
-	my ($ctx, $v, $accel, $lists) = @_;
+	my ($ctx, $v, $accel, $lists, $p) = @_;
 	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($accel eq 'kvm' ? 3 : 1);
-	my $modes = join(',', @{$v->{modes}});
+	my $modes = join(',', @{($p // $v)->{modes}});
 	return ($timeout, $modes, cmdline(variant => $v->{name}, modes => $modes, list => $lists,
-					  cpus => $GUEST_CPUS));
+					  cpus => $GUEST_CPUS, once => $p ? $p->{once} : undef));
 }
 
-# One QEMU run of a variant's kernel, its logs into $dir.
+# One QEMU run of a variant's kernel (or of a part of it: $v gives the
+# modes), its logs into $dir.
 sub qemu_boot {
 	my ($v, $kernel, $initrd, $accel, $append, $timeout, $dir) = @_;
 	make_path($dir);
