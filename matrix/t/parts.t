@@ -17,7 +17,7 @@ use VMAB::File qw(slurp spew);
 use VMAB::Parts qw(plan_parts merge_results merge_console);
 use VMAB::Protocol qw(cmdline);
 use VMAB::Report qw(write_report);
-use VMAB::Stage::Boot qw(boot_one);
+use VMAB::Stage::Boot qw(boot_one guess_secs start_order);
 use VMAB::Tap qw(parse_results);
 use VMAB::Classify qw(classify);
 use VMAB::Variants qw(load_variants guest_modes);
@@ -28,11 +28,11 @@ my $dir = tempdir(CLEANUP => 1);
 
 # The table: a slash between guests.
 spew("$dir/variants.conf", "a x swap-classic/swap-mglru,noswap-classic 900 1\nb y noswap-classic 900 2\n");
-my ($a, $b) = @{load_variants("$dir/variants.conf")};
-is_deeply([$a->{modes}, $a->{guests}], [[qw(swap-classic swap-mglru noswap-classic)],
+my ($va, $vb) = @{load_variants("$dir/variants.conf")};
+is_deeply([$va->{modes}, $va->{guests}], [[qw(swap-classic swap-mglru noswap-classic)],
 	  [['swap-classic'], [qw(swap-mglru noswap-classic)]]], 'a split row: its modes, and its guests');
-ok(!exists $b->{guests}, '... a row of one guest has no guests field (as before)');
-is_deeply(guest_modes($b), [['noswap-classic']], '... guest_modes gives it one guest');
+ok(!exists $vb->{guests}, '... a row of one guest has no guests field (as before)');
+is_deeply(guest_modes($vb), [['noswap-classic']], '... guest_modes gives it one guest');
 for ([ 'a x swap-classic//noswap-classic 900 1', qr/an empty guest/ ],
      [ 'a x swap-classic/ 900 1', qr/an empty guest/ ],
      [ 'a x swap-classic/swap-classic 900 1', qr/a mode twice/ ]) {
@@ -44,10 +44,10 @@ my ($real) = grep { $_->{name} eq 'debug' } @{load_variants()};
 is(scalar @{guest_modes($real)}, 2, 'the real table boots debug as two guests');
 
 # The plan, and the once rule on the command line.
-my $p = plan_parts($a, '/l');
+my $p = plan_parts($va, '/l');
 is_deeply([map { [@$_{qw(n of once dir)}] } @$p], [[1, 2, 1, '/l/a/part-1'], [2, 2, 0, '/l/a/part-2']],
 	  'plan: two parts in their own folders; only the one with the first mode runs the once programs');
-is_deeply([map { [@$_{qw(n of once dir what)}] } @{plan_parts($b, '/l')}], [[1, 1, 1, '/l/b', 'b']],
+is_deeply([map { [@$_{qw(n of once dir what)}] } @{plan_parts($vb, '/l')}], [[1, 1, 1, '/l/b', 'b']],
 	  '... one guest: out/logs/V as before');
 like(cmdline(variant => 'a', modes => 'm', list => 'l', once => 0), qr/ vmab_once=0$/, 'once => 0: vmab_once=0');
 is(cmdline(variant => 'a', modes => 'm', list => 'l', once => 1), 'vmab_variant=a vmab_modes=m vmab_list=l',
@@ -85,6 +85,28 @@ like(merge_results('a', part_log('swap-classic'), part_log('swap-mglru', variant
      qr/hello variant=z /, 'a part that names another variant: its hello, for the classifier');
 is(merge_console([{ what => 'a guest 1 of 2 (m)', dir => '/l' }], "x"),
    "vmab: ===== a guest 1 of 2 (m): /l/console.log =====\nx\n", 'merge_console: each part after a line naming it');
+
+# The order the guests start in: the longest first, by the last run's
+# seconds (the 2026-12-07 12:40 make check's), a split variant's guests
+# each with their share, a variant never booted by its timeout.
+my %last = (none => 151, droppable => 192, 'madv-free' => 199, both => 487, vrange => 185,
+	    lean => 222, swapless => 243, debug => 1365);
+my $m = { variants => { map { $_ => { phases => { boot => $last{$_} } } } keys %last } };
+is(guess_secs($m, { name => 'both', timeout => 900 }), 487, 'guess: the last boot\'s seconds');
+is(guess_secs($m, { name => 'new', timeout => 900 }), 900, '... else the timeout');
+my @jobs = map { [$_, undef, guess_secs($m, { name => $_, timeout => 900 }) / ($_ eq 'debug' ? 2 : 1)] }
+	qw(none droppable madv-free both vrange lean swapless debug new);
+push @jobs, ['debug2', undef, $jobs[-2][2]];
+is_deeply([map { $_->[0] } start_order(@jobs)],
+	  [qw(new debug debug2 both swapless lean madv-free droppable vrange none)],
+	  'start order: longest first, equal ones in their order');
+# Two slots fed in that order end within the shortest guest of each other.
+my @slot = (0, 0);
+for my $j (sort { $b->[2] <=> $a->[2] } grep { $_->[0] ne 'new' } @jobs) {
+	my $i = $slot[0] <= $slot[1] ? 0 : 1;
+	$slot[$i] += $j->[2];
+}
+cmp_ok(abs($slot[0] - $slot[1]), '<=', 151, "... the slots end together ($slot[0] s and $slot[1] s)");
 
 # Boots with a stand-in QEMU: the same variant as one guest and as two.
 my $fake = "$dir/qemu";

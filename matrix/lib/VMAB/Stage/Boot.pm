@@ -26,7 +26,8 @@ use VMAB::Scale qw(boot_jobs host_cores host_mem_mib);
 use VMAB::Stage::Judge qw(judge_boot);
 use VMAB::Variants;
 
-our @EXPORT_OK = qw(boot_stage boot_one boot_part judge_parts dev_boot guest_stage pick_accel);
+our @EXPORT_OK = qw(boot_stage boot_one boot_part judge_parts guess_secs start_order dev_boot guest_stage
+		    pick_accel);
 
 # guest_stage($ctx, $tree) -> the initramfs of the suite's programs
 sub guest_stage {
@@ -80,12 +81,11 @@ sub boot_stage {
 	my $guest_lists = join(',', map { "/suite/$_" } split /,/, $ctx->{opt}{list});
 
 	# Each variant boots as one guest or several (VMAB::Parts); each guest
-	# is a job of the pool, the longest first (by the variant's timeout:
-	# debug's), so that the others fill the second slot alongside instead
-	# of waiting behind it.  A variant is judged, in this process, when its
-	# last guest has ended.
+	# is a job of the pool, the longest first (start_order).  A variant is
+	# judged, in this process, when its last guest has ended.
+	my %guess = map { $_->{name} => guess_secs($m, $_) } @$variants;
 	my (@jobs, %todo);
-	for my $v (sort { $b->{timeout} <=> $a->{timeout} } @$variants) {
+	for my $v (@$variants) {
 		my $n = $v->{name};
 		my $r = $built->{$n};
 		if ($r->{error}) {
@@ -99,10 +99,11 @@ sub boot_stage {
 			 qemu => $m->{qemu_version}, known => $known);
 		my $parts = plan_parts($v, $ctx->{logs});
 		$todo{$n} = { o => \%o, parts => $parts, ends => [], left => scalar @$parts };
-		push @jobs, map { my $p = $_; ["$n\t$p->{n}", sub { boot_part($ctx, $p, %o) }] } @$parts;
+		push @jobs, map { my $p = $_; ["$n\t$p->{n}", sub { boot_part($ctx, $p, %o) }, $guess{$n} / @$parts] }
+			@$parts;
 	}
 	save_matrix($ctx->{json_file}, $m);
-	run_pool(boot_slots($ctx), \@jobs, sub {
+	run_pool(boot_slots($ctx), [start_order(@jobs)], sub {
 		my ($job, $end) = @_;
 		my ($n, $i) = split /\t/, $job;
 		my $t = $todo{$n};
@@ -117,6 +118,25 @@ sub boot_stage {
 		say_record($n, $rec);
 	});
 	return $m;
+}
+
+# guess_secs($matrix, $variant) -> how long the variant's boot should take:
+# its last boot's seconds in matrix.json (its guests' summed), else its
+# timeout (a variant never booted goes early).
+sub guess_secs {
+	my ($m, $v) = @_;
+	my $b = (($m->{variants}{$v->{name}} // {})->{phases} // {})->{boot};
+	return defined $b && $b > 0 ? $b : $v->{timeout};
+}
+
+# start_order([name, sub, seconds], ...) -> the jobs, longest first (a
+# split variant's guests each count their share), as [name, sub]: with
+# the longest started first and the short ones last, the slots end close
+# together (longest-processing-time-first scheduling).  Equal ones keep
+# their order.
+sub start_order {
+	my @i = sort { $_[$b][2] <=> $_[$a][2] || $a <=> $b } 0 .. $#_;
+	return map { [@{$_[$_]}[0, 1]] } @i;
 }
 
 # boot_slots($ctx) -> how many guests at once: --boot-jobs, else VMAB::Scale's.
