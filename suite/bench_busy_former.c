@@ -180,10 +180,7 @@ static void emit_arm(enum arm a, const struct figures *f)
 {
 	struct vmab_data dd;
 
-	data_begin(&dd, DKIND_BENCH);
-	data_str(&dd, DK_BENCH, "busy_former");
-	data_str(&dd, DK_DESIGN, "vrange");
-	data_str(&dd, DK_OP, arm_name[a]);
+	data_begin_bench(&dd, "busy_former", "vrange", arm_name[a]);
 	data_double(&dd, DK_SECONDS, opt.seconds);
 	data_long(&dd, DK_FILE_KB, (long)(opt.file >> 10));
 	data_long(&dd, DK_TICKS, f->ticks);
@@ -242,10 +239,7 @@ int main(int argc, char **argv)
 	}
 	stop_hog(holder);
 	verdict = bad ? "error" : fig[ARM_FORMER].pgscan_anon == 0 ? "met" : "missed";
-	data_begin(&dd, DKIND_BENCH);
-	data_str(&dd, DK_BENCH, "busy_former");
-	data_str(&dd, DK_DESIGN, "vrange");
-	data_str(&dd, DK_OP, "goal");
+	data_begin_bench(&dd, "busy_former", "vrange", "goal");
 	data_long(&dd, DK_PGSCAN_ANON, fig[ARM_FORMER].pgscan_anon);
 	data_str(&dd, DK_VERDICT, verdict);
 	data_emit(&dd);

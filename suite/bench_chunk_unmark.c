@@ -152,10 +152,7 @@ static void emit_arm(enum arm a, const struct arm_result *res)
 {
 	struct vmab_data dd;
 
-	data_begin(&dd, DKIND_BENCH);
-	data_str(&dd, DK_BENCH, "chunk_unmark");
-	data_str(&dd, DK_DESIGN, "vrange");
-	data_str(&dd, DK_OP, arm_name[a]);
+	data_begin_bench(&dd, "chunk_unmark", "vrange", arm_name[a]);
 	data_long(&dd, DK_SIZE, (long)opt.vma);
 	data_long(&dd, DK_CHUNK_KB, (long)(opt.chunk >> 10));
 	data_long(&dd, DK_REPS, res->n);
@@ -225,10 +222,7 @@ int main(int argc, char **argv)
 	control = median(res[ARM_USED].control_ns, res[ARM_USED].n) /
 		  median(res[ARM_FRESH].control_ns, res[ARM_FRESH].n);
 	adjusted = control > 0 ? ratio / control : ratio;
-	data_begin(&dd, DKIND_BENCH);
-	data_str(&dd, DK_BENCH, "chunk_unmark");
-	data_str(&dd, DK_DESIGN, "vrange");
-	data_str(&dd, DK_OP, "goal");
+	data_begin_bench(&dd, "chunk_unmark", "vrange", "goal");
 	data_double(&dd, DK_RATIO, ratio);
 	data_double(&dd, DK_CONTROL_RATIO, control);
 	data_double(&dd, DK_RATIO_ADJUSTED, adjusted);

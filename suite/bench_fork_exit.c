@@ -92,8 +92,7 @@ int main(int argc, char **argv)
 		}
 		ns[r] = (double)(fine_ns() - t0) / iters;
 	}
-	data_begin(&dd, DKIND_BENCH);
-	data_str(&dd, DK_BENCH, "fork_exit");
+	data_begin_bench(&dd, "fork_exit", NULL, NULL);
 	data_long(&dd, DK_VRANGE_KERNEL, vrange_supported());
 	data_long(&dd, DK_ITERATIONS, iters);
 	data_long(&dd, DK_ROUNDS, rounds);

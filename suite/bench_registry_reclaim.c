@@ -155,10 +155,7 @@ static void emit_arm(enum arm a, const struct figures *f)
 {
 	struct vmab_data dd;
 
-	data_begin(&dd, DKIND_BENCH);
-	data_str(&dd, DK_BENCH, "registry_reclaim");
-	data_str(&dd, DK_DESIGN, "vrange");
-	data_str(&dd, DK_OP, arm_name[a]);
+	data_begin_bench(&dd, "registry_reclaim", "vrange", arm_name[a]);
 	data_long(&dd, DK_PROCESSES, opt.procs);
 	data_long(&dd, DK_ROUNDS, opt.rounds);
 	data_long(&dd, DK_SIZE, (long)opt.reclaim);
@@ -245,10 +242,7 @@ int main(int argc, char **argv)
 	memcpy(pooled + opt.rounds, fig[ARM_NONE_AGAIN].ns, opt.rounds * sizeof(double));
 	ratio = median(fig[ARM_FORMER].ns, opt.rounds) / median(pooled, 2 * opt.rounds);
 	drift = median(fig[ARM_NONE_AGAIN].ns, opt.rounds) / median(fig[ARM_NONE].ns, opt.rounds);
-	data_begin(&dd, DKIND_BENCH);
-	data_str(&dd, DK_BENCH, "registry_reclaim");
-	data_str(&dd, DK_DESIGN, "vrange");
-	data_str(&dd, DK_OP, "goal");
+	data_begin_bench(&dd, "registry_reclaim", "vrange", "goal");
 	data_double(&dd, DK_RATIO, ratio);
 	data_double(&dd, DK_CONTROL_RATIO, drift);
 	data_double(&dd, DK_GOAL_RATIO, GOAL_RATIO);
