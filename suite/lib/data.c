@@ -33,6 +33,17 @@ void data_begin(struct vmab_data *d, const char *kind)
 	data_add(d, "{\"kind\":\"%s\"", kind);
 }
 
+void data_begin_bench(struct vmab_data *d, const char *bench, const char *design,
+		      const char *op)
+{
+	data_begin(d, DKIND_BENCH);
+	data_str(d, DK_BENCH, bench);
+	if (design)
+		data_str(d, DK_DESIGN, design);
+	if (op)
+		data_str(d, DK_OP, op);
+}
+
 void data_str(struct vmab_data *d, const char *key, const char *val)
 {
 	if (val)

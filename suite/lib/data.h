@@ -23,6 +23,9 @@ struct vmab_data {
 	size_t len;
 };
 void data_begin(struct vmab_data *d, const char *kind);
+/* A benchmark's record: kind "bench", its name, and design and op where not NULL. */
+void data_begin_bench(struct vmab_data *d, const char *bench, const char *design,
+		      const char *op);
 void data_str(struct vmab_data *d, const char *key, const char *val);
 void data_long(struct vmab_data *d, const char *key, long val);
 void data_double(struct vmab_data *d, const char *key, double val);

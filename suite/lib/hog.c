@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A memory hog for global pressure: a child process that writes len bytes
- * of its own and waits to be killed (scenario_test, madvfree_test).
+ * of its own and waits to be killed (scenario_test, madvfree_test); and its
+ * sibling, a child that holds a volatile range with nothing in it.
  */
 #include <signal.h>
 #include <unistd.h>
@@ -11,8 +12,12 @@
 
 #include "vmab.h"
 
-/* What it does: vmab.h.  The caller makes itself the OOM killer's last choice. */
-pid_t start_hog(size_t len, int *got)
+/*
+ * A child that runs prepare(len) and then waits to be killed: *got is 1
+ * once prepare() returned 0, 0 if the child died before; -1 if fork()
+ * failed.
+ */
+static pid_t start_waiter(int (*prepare)(size_t), size_t len, int *got)
 {
 	int fd[2];
 	char c = 0;
@@ -22,23 +27,10 @@ pid_t start_hog(size_t len, int *got)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		char *h;
-
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		write_file("/proc/self/oom_score_adj", "1000");
 		close(fd[0]);
-		h = map_anon(len);
-		if (h == MAP_FAILED)
+		if (prepare(len) || write(fd[1], "1", 1) != 1)
 			_exit(1);	/* the parent reads EOF: *got = 0 */
-		madvise(h, len, MADV_NOHUGEPAGE);
-		if (madvise(h, len, MADV_POPULATE_WRITE)) {
-			size_t i;
-
-			for (i = 0; i < len; i += PAGE_SZ)
-				h[i] = 1;
-		}
-		if (write(fd[1], "1", 1) != 1)
-			_exit(1);
 		for (;;)
 			pause();
 	}
@@ -46,6 +38,46 @@ pid_t start_hog(size_t len, int *got)
 	*got = pid > 0 && read(fd[0], &c, 1) == 1;
 	close(fd[0]);
 	return pid;
+}
+
+/* The hog's memory: the OOM killer's first choice. */
+static int hog_prepare(size_t len)
+{
+	char *h;
+
+	write_file("/proc/self/oom_score_adj", "1000");
+	h = map_anon(len);
+	if (h == MAP_FAILED)
+		return -1;
+	madvise(h, len, MADV_NOHUGEPAGE);
+	if (madvise(h, len, MADV_POPULATE_WRITE)) {
+		size_t i;
+
+		for (i = 0; i < len; i += PAGE_SZ)
+			h[i] = 1;
+	}
+	return 0;
+}
+
+/* What it does: vmab.h.  The caller makes itself the OOM killer's last choice. */
+pid_t start_hog(size_t len, int *got)
+{
+	return start_waiter(hog_prepare, len, got);
+}
+
+/* len bytes marked volatile and never written: nothing to purge. */
+static int volatile_holder_prepare(size_t len)
+{
+	char *p = map_anon(len);
+
+	if (p == MAP_FAILED)
+		return -1;
+	return sys_vrange((unsigned long)p, len, VRANGE_VOLATILE, NULL) == (long)len ? 0 : -1;
+}
+
+pid_t start_volatile_holder(size_t len, int *got)
+{
+	return start_waiter(volatile_holder_prepare, len, got);
 }
 
 long squeeze_free_memory(void)

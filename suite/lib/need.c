@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The optional mm features a test may need; see vmab.h. */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,3 +66,15 @@ int memcg_available(void)
 	return need_memcg() == NULL;
 }
 
+
+const char *first_need(int n, ...)
+{
+	const char *why = NULL;
+	va_list ap;
+
+	va_start(ap, n);
+	while (n-- > 0 && !why)
+		why = va_arg(ap, const char *);
+	va_end(ap);
+	return why;
+}

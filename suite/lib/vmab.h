@@ -91,6 +91,13 @@ long kswapd_gave_up(void);
 pid_t start_hog(size_t len, int *got);
 void stop_hog(pid_t pid);
 /*
+ * A child that marks len bytes volatile that it never writes, and waits to
+ * be killed (stop_hog()): while it lives, some volatile VMA exists, so
+ * design A's reclaim runs its purge pass (without one it skips the pass,
+ * and what the pass costs others is not seen).  *got as for start_hog().
+ */
+pid_t start_volatile_holder(size_t len, int *got);
+/*
  * Global pressure without filling memory (slow under TCG): min_free_kbytes
  * such that the low watermark is 16 MiB below MemFree, so that a 32 MiB
  * hog wakes kswapd with a target out of reach while allocations stay
@@ -208,12 +215,33 @@ const char *need_thp(void);		/* CONFIG_TRANSPARENT_HUGEPAGE */
 const char *need_ksm(void);		/* CONFIG_KSM */
 const char *need_memcg(void);		/* CONFIG_MEMCG, enabled in the root */
 const char *need_lru_gen(void);		/* CONFIG_LRU_GEN (MGLRU) */
+/* The first of n reasons (each a need_*() or design_absent()) that is not NULL. */
+const char *first_need(int n, ...);
 #define NEEDS(why_expr) do {					\
 	const char *vmab_why_ = (why_expr);			\
 								\
 	if (vmab_why_)						\
 		SKIP(return, "%s", vmab_why_);			\
 } while (0)
+
+/*
+ * Reclaimable file pages (lib/filecache.c): the guest's root is an
+ * initramfs, whose files are never reclaimed as file pages, so the page
+ * cache of the swap disk read as a block device stands in for them (in a
+ * mode without swap the disk is idle; in one with swap, reading its page
+ * cache does not touch what swap writes).  filecache_fill(len) reads its
+ * first len bytes, charged to the caller's memory cgroup where they were
+ * not cached yet; filecache_drop() drops what is cached of it
+ * (POSIX_FADV_DONTNEED), so that the next fill charges the caller's
+ * cgroup again.  Both 0 or -errno.  The device stays open in the caller
+ * from the first call on: its last close would drop its page cache.
+ * need_file_pages(): NULL when the disk is there, else why a test that
+ * needs it skips.
+ */
+#define FILECACHE_DEV "/dev/vda"
+const char *need_file_pages(void);
+int filecache_fill(size_t len);
+int filecache_drop(void);
 
 /* The number after "key<sep>" in a file of such lines, or -1. */
 long keyed_value(const char *path, const char *key, char sep);
