@@ -27,6 +27,8 @@ my $m = { variants => { droppable => { modes => {
 	'swap-classic' => { data => [access(), cache(64), oom(design => 'none', ns_median => 6.0e7),
 		oom(design => 'droppable', ns_median => 5.6e7, ratio_to_control => 0.75)] },
 	'noswap-mglru' => { data => [access(), cache(66), oom(design => 'none', ns_median => 4.4e7),
+		{ prog => 'droppable_test', kind => 'droppable', scenario => 'dirty_dropped_not_swapped', design => 'droppable',
+		  pages => 1024, pages_discarded => 1024, pswpout => 0 },
 		oom(design => 'droppable', ns_median => 5.2e7, ratio_to_control => 1.5)] } } } } };
 my @data = all_data($m);
 my $an = VMAB::Report::Goals::analyse($m);
@@ -44,6 +46,8 @@ is_deeply([map { [@$_{qw(mode design ratio met)}] } grep { $_->{design} eq 'drop
 is_deeply(VMAB::Report::Goals::oom_vs_none($an, 'droppable'),
 	  { threshold => 1.25, ratios => [0.75, 1.5], n => 2, ratio => 0.75, within => 1 }, '... and its goal');
 is($an->{marking}{droppable}, undef, 'no marking figures: C has no mark');
+is_deeply([$an->{swapless}{droppable}, VMAB::Report::Goals::drop_swapless($m, 'droppable')], [undef, { runs => 1, purging => 1 }],
+	  'without swap: none of the scenarios\' pressure runs, its own MADV_PAGEOUT runs (question 5\'s evidence)');
 is($an->{safety}{undetected_vrange_losses}, 0, 'a dropped page found by its content is no undetected loss');
 
 # What cannot be asked of C: its row's words, where a figure would be.

@@ -317,13 +317,14 @@ sub swapless_table {
 }
 
 sub q_swapless {
-	my ($data, undef, $an) = @_;
+	my ($data, $m, $an) = @_;
 	my $tot = $an->{swapless};
 	return '' unless %$tot;
 	return "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
 		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n" .
-		per_design($data, sub { my $t = $tot->{$_[0]} or return;
-			': pages were discarded without swap in ' . ($t->{purging} // 0) . " of $t->{runs} pressure runs." });
+		per_design($data, sub { my $t = $tot->{$_[0]} // VMAB::Report::Goals::drop_swapless($m, $_[0]) or return;
+			': pages were discarded without swap in ' . ($t->{purging} // 0) . " of $t->{runs} " . ($tot->{$_[0]}
+			? 'pressure runs.' : 'runs of `MADV_PAGEOUT` on dirty pages (`suite/droppable_test.c`).') });
 }
 
 sub q_cost {
