@@ -431,6 +431,28 @@ TEST(dropped_page_zero_to_user_and_kernel)
 }
 
 /*
+ * A memory cgroup of the test's own, entered: 1, or 0 where there is none
+ * (or no design C); cg_part() leaves and removes what cg_join() made.
+ */
+static int cg_join(struct memcg *cg, const char *tag)
+{
+	if (design_absent(DESIGN_DROPPABLE) || need_memcg() || memcg_create(cg, tag))
+		return 0;
+	if (memcg_enter(cg) == 0)
+		return 1;
+	memcg_destroy(cg);
+	return 0;
+}
+
+static void cg_part(struct memcg *cg, int have_cg)
+{
+	if (have_cg) {
+		memcg_leave();
+		memcg_destroy(cg);
+	}
+}
+
+/*
  * scenario_test's image_cache asked of C, under the same pressure, its
  * record in the same shape: CACHE_OBJS objects (lib/imgcache.h) in a
  * droppable mapping, droppable from the start (there is nothing to mark),
@@ -444,8 +466,24 @@ TEST(dropped_page_zero_to_user_and_kernel)
  * checked: one could be dropped between the check and its use (no
  * pressure here in between).
  */
-VMAB_NEEDS("image_cache_by_canary", "droppable");
-TEST(image_cache_by_canary)
+VMAB_NEEDS("image_cache.by_canary", "droppable");
+FIXTURE(image_cache) {
+	struct memcg cg;
+	int have_cg;
+};
+
+FIXTURE_SETUP(image_cache)
+{
+	self->have_cg = cg_join(&self->cg, "dropcache");
+}
+
+FIXTURE_TEARDOWN(image_cache)
+{
+	cg_part(&self->cg, self->have_cg);
+}
+
+/* Under KASAN and TCG (debug) memory.reclaim here takes longer than 30 s. */
+TEST_F_TIMEOUT(image_cache, by_canary, 180)
 {
 	const size_t len = CACHE_OBJS * OBJ_LEN;
 	long n, lost, gone, lost_pages = 0, gone_pages = 0, gone_objs = 0;
@@ -454,23 +492,16 @@ TEST(image_cache_by_canary)
 	uint64_t t0, ns_fetch;
 	struct vmab_data dd;
 	char *cache, *keep;
-	struct memcg cg;
-	int have_cg = 0;
 
 	NEED_DROPPABLE();
-	if (!need_memcg() && memcg_create(&cg, "dropcache") == 0) {
-		have_cg = memcg_enter(&cg) == 0;
-		if (!have_cg)
-			memcg_destroy(&cg);
-	}
 	cache = map_beside_keep(len, &keep);
 	ASSERT_NE(MAP_FAILED, cache);
 	for (n = 0; n < CACHE_OBJS; n++)
 		cache_build(cache + n * OBJ_LEN, n);
 	for (n = 0; n < CACHE_OBJS; n += 4, pageout_objs++)
 		ASSERT_EQ(0, pageout(cache + n * OBJ_LEN, OBJ_LEN));
-	if (have_cg)
-		memcg_reclaim(&cg, len / 2);	/* -EAGAIN: less than asked */
+	if (self->have_cg)
+		memcg_reclaim(&self->cg, len / 2);	/* -EAGAIN: less than asked */
 	for (n = 0; n < CACHE_OBJS; n++) {
 		gone = nonresident_pages(cache + n * OBJ_LEN, OBJ_LEN);
 		gone_pages += gone;
@@ -485,7 +516,7 @@ TEST(image_cache_by_canary)
 	}
 	ns_fetch = now_ns() - t0;	/* includes the oracle's check */
 
-	cache_data(&dd, designs[DESIGN_DROPPABLE].name, have_cg ?
+	cache_data(&dd, designs[DESIGN_DROPPABLE].name, self->have_cg ?
 		   "madv_pageout+memcg_reclaim" : "madv_pageout", "canary",
 		   pageout_objs, &t, ns_fetch);
 	data_long(&dd, DK_LOST_NONVOLATILE_BYTES, changed_bytes(keep, ANON_LEN, ANON_SEED));
@@ -499,10 +530,6 @@ TEST(image_cache_by_canary)
 	EXPECT_EQ(0, changed_bytes(keep, ANON_LEN, ANON_SEED));
 	munmap(keep, ANON_LEN);
 	munmap(cache, len);
-	if (have_cg) {
-		memcg_leave();
-		memcg_destroy(&cg);
-	}
 }
 
 /* --- memory cgroups -------------------------------------------------------- */
@@ -516,22 +543,12 @@ FIXTURE(cg) {
 FIXTURE_SETUP(cg)
 {
 	pin_to_cpu0();
-	if (design_absent(DESIGN_DROPPABLE) || need_memcg())
-		return;
-	if (memcg_create(&self->cg, "drop") == 0) {
-		if (memcg_enter(&self->cg) == 0)
-			self->have_cg = 1;
-		else
-			memcg_destroy(&self->cg);
-	}
+	self->have_cg = cg_join(&self->cg, "drop");
 }
 
 FIXTURE_TEARDOWN(cg)
 {
-	if (self->have_cg) {
-		memcg_leave();
-		memcg_destroy(&self->cg);
-	}
+	cg_part(&self->cg, self->have_cg);
 }
 
 #define NEED_CG() do {							\
