@@ -13,6 +13,8 @@
  *     none       plain memory: nothing marked anywhere (the control)
  *     madv_free  MADV_FREE
  *     vrange     vrange(VOLATILE)
+ *     droppable  a MAP_DROPPABLE mapping, written: droppable from the
+ *                mmap() on, nothing to mark
  *   a victim child in a memory cgroup of its own, memory.swap.max 0, fills
  *   -H bytes; then memory.reclaim of that size (nothing can be taken) and
  *   memory.max 1M: timed from memory.reclaim to the victim's death (which
@@ -44,13 +46,12 @@
 #define VICTIM_SEED 0x7669636bu
 
 /*
- * The runs: nothing marked (the control), then designs B and A of
- * lib/designs.h.  Design C is not run here: its holder would hold nothing
- * it could take back (SPEC 5.1), so "marked memory next to an OOM" is the
- * same question as reclaim_test's rcl.droppable.marked_memory_goes_first.
+ * The runs: nothing marked (the control), then designs B, A and C of
+ * lib/designs.h; each holder's memory is its design's mapping (C's a
+ * droppable one, whose give_back and take_back do nothing).
  */
-enum design { D_NONE, D_MADV_FREE, D_VRANGE, D_NR };
-static const int run_design_id[D_NR] = { -1, DESIGN_MADV_FREE, DESIGN_VRANGE };
+enum design { D_NONE, D_MADV_FREE, D_VRANGE, D_DROPPABLE, D_NR };
+static const int run_design_id[D_NR] = { -1, DESIGN_MADV_FREE, DESIGN_VRANGE, DESIGN_DROPPABLE };
 
 static const char *run_name(enum design d)
 {
@@ -110,7 +111,8 @@ static int holder_start(struct holder *h, enum design d)
 	}
 	h->pid = fork();
 	if (h->pid == 0) {
-		char *p = map_anon(opt.marked);
+		char *p = run_design_id[d] < 0 ? map_anon(opt.marked) :
+			designs[run_design_id[d]].map(opt.marked);
 
 		close(to[1]);
 		close(from[0]);
@@ -232,6 +234,7 @@ static void report(enum design d, struct figures *f, const struct figures *ctl)
 VMAB_NEEDS("oom_*", "memcg");
 VMAB_NEEDS("oom_madv_free", "madv_free");
 VMAB_NEEDS("oom_vrange", "vrange");
+VMAB_NEEDS("oom_droppable", "droppable");
 
 int main(int argc, char **argv)
 {

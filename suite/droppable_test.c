@@ -324,6 +324,214 @@ TEST(thp_dropped)
 	munmap(p, len);
 }
 
+/* --- the scenarios' questions, in their records' shape --------------------- */
+
+/*
+ * A droppable mapping of len bytes without THP, and beside it an ordinary
+ * anon one of ANON_LEN holding fill_pages(ANON_SEED) (*keep), which must
+ * keep every byte: the droppable one, or MAP_FAILED (nothing left mapped).
+ */
+static char *map_beside_keep(size_t len, char **keep)
+{
+	char *p = map_droppable(len);
+
+	*keep = map_anon(ANON_LEN);
+	if (p == MAP_FAILED || *keep == MAP_FAILED || no_hugepage(p, len)) {
+		if (p != MAP_FAILED)
+			munmap(p, len);
+		if (*keep != MAP_FAILED)
+			munmap(*keep, ANON_LEN);
+		return MAP_FAILED;
+	}
+	fill_pages(*keep, ANON_LEN, ANON_SEED);
+	return p;
+}
+
+/*
+ * scenario_test's madv_pageout asked of C, its record (kind "scenario")
+ * in the same shape, for the report's questions 3 and 4: every page of a
+ * droppable mapping written, MADV_PAGEOUT, then one dropped page read by
+ * user space (zero, no SIGBUS), one by write(2) into a pipe (64 bytes, all
+ * zero) and one written by read(2) from a pipe (64 bytes, which it then
+ * holds), each untouched before.  Nothing tells of the loss but the
+ * content: what a cache must check (detect "zero_page", as B's).  An
+ * ordinary anon mapping beside it keeps every byte.
+ */
+VMAB_NEEDS("dropped_page_zero_to_user_and_kernel", "droppable");
+TEST(dropped_page_zero_to_user_and_kernel)
+{
+	char buf[64], src[64];
+	long rss0, dropped, zero = 0, data = 0, garbage = 0, rw, rr, i;
+	struct vmab_data dd;
+	char *keep, *p;
+	int sig;
+	char c;
+
+	NEED_DROPPABLE();
+	p = map_beside_keep(DROP_LEN, &keep);
+	ASSERT_NE(MAP_FAILED, p);
+	fill_pages(p, DROP_LEN, DROP_SEED);
+	rss0 = smaps_field_kb(p, "Rss");
+	ASSERT_EQ(0, pageout(p, DROP_LEN));
+	dropped = nonresident_pages(p, DROP_LEN);
+	ASSERT_EQ(NPAGES(DROP_LEN), dropped);
+
+	/* Pages 0, 1 and 2 were dropped and have not been touched since. */
+	sig = sigbus_probe_read(p);
+	c = *(volatile char *)p;
+	memset(buf, 0x55, sizeof(buf));
+	rw = kernel_write_from(p + PAGE_SZ, sizeof(buf), buf);
+	fill_pattern(src, sizeof(src), DROP_SEED);
+	rr = kernel_read_into(p + 2 * PAGE_SZ, src, sizeof(src));
+	EXPECT_EQ(0, sig);
+	EXPECT_EQ(0, c);
+	EXPECT_EQ((long)sizeof(buf), rw);
+	EXPECT_TRUE(range_is_zero(buf, sizeof(buf)));
+	EXPECT_EQ((long)sizeof(src), rr);
+	EXPECT_EQ(0, memcmp(p + 2 * PAGE_SZ, src, sizeof(src)));
+	memset(p + 2 * PAGE_SZ, 0, sizeof(src));	/* zero again, as dropped */
+	for (i = 0; i < NPAGES(DROP_LEN); i++) {
+		const char *pg = p + i * PAGE_SZ;
+
+		if (check_pattern(pg, PAGE_SZ, DROP_SEED + i) == -1)
+			data++;
+		else if (range_is_zero(pg, PAGE_SZ))
+			zero++;
+		else
+			garbage++;
+	}
+
+	data_begin(&dd, DKIND_SCENARIO);
+	data_str(&dd, DK_SCENARIO, "madv_pageout");
+	data_str(&dd, DK_DESIGN, designs[DESIGN_DROPPABLE].name);
+	data_str(&dd, DK_PRESSURE, "madv_pageout");
+	data_long(&dd, DK_PAGES_MARKED, NPAGES(DROP_LEN));
+	data_long(&dd, DK_PAGES_DISCARDED, zero);
+	data_long(&dd, DK_PAGES_INTACT, data);
+	data_long(&dd, DK_PAGES_GARBAGE, garbage);
+	data_long(&dd, DK_PAGES_NONRESIDENT, dropped);
+	data_str(&dd, DK_DETECT, zero ? "zero_page" : NULL);
+	data_str(&dd, DK_READ_RETURNS, sig ? "sigbus" : c ? "data" : "zero");
+	data_str(&dd, DK_PROBE_PAGE, "discarded");
+	data_str(&dd, DK_KERNEL_READ_INTO, kernel_access_word(rr));
+	data_str(&dd, DK_KERNEL_WRITE_FROM, kernel_access_word(rw));
+	data_long(&dd, DK_COUNTER_DISCARDED, -1);	/* none counts them */
+	data_long(&dd, DK_MEMCG_COUNTER_DISCARDED, -1);
+	data_long(&dd, DK_RSS_KB_BEFORE, rss0);
+	data_long(&dd, DK_RSS_KB_AFTER, smaps_field_kb(p, "Rss"));
+	data_long(&dd, DK_LOST_NONVOLATILE_BYTES, changed_bytes(keep, ANON_LEN, ANON_SEED));
+	data_emit(&dd);
+
+	EXPECT_EQ(NPAGES(DROP_LEN), zero);
+	EXPECT_EQ(0, data);
+	EXPECT_EQ(0, garbage);
+	EXPECT_EQ(0, changed_bytes(keep, ANON_LEN, ANON_SEED));
+	munmap(keep, ANON_LEN);
+	munmap(p, DROP_LEN);
+}
+
+/*
+ * A memory cgroup of the test's own, entered: 1, or 0 where there is none
+ * (or no design C); cg_part() leaves and removes what cg_join() made.
+ */
+static int cg_join(struct memcg *cg, const char *tag)
+{
+	if (design_absent(DESIGN_DROPPABLE) || need_memcg() || memcg_create(cg, tag))
+		return 0;
+	if (memcg_enter(cg) == 0)
+		return 1;
+	memcg_destroy(cg);
+	return 0;
+}
+
+static void cg_part(struct memcg *cg, int have_cg)
+{
+	if (have_cg) {
+		memcg_leave();
+		memcg_destroy(cg);
+	}
+}
+
+/*
+ * scenario_test's image_cache asked of C, under the same pressure, its
+ * record in the same shape: CACHE_OBJS objects (lib/imgcache.h) in a
+ * droppable mapping, droppable from the start (there is nothing to mark),
+ * every fourth object paged out, then, where there is a memory cgroup (one
+ * of the test's own), memory.reclaim of half the cache.  Each object is
+ * then checked by its canaries, reading only (a write would not keep a
+ * droppable page), regenerated if any is gone, and checked against the
+ * oracle.  The cache finds exactly the objects mincore() saw lose a page
+ * (at least the paged-out ones), and exactly those pages; an ordinary anon
+ * mapping beside it keeps every byte.  What C cannot do is pin an object it
+ * checked: one could be dropped between the check and its use (no
+ * pressure here in between).
+ */
+VMAB_NEEDS("image_cache.by_canary", "droppable");
+FIXTURE(image_cache) {
+	struct memcg cg;
+	int have_cg;
+};
+
+FIXTURE_SETUP(image_cache)
+{
+	self->have_cg = cg_join(&self->cg, "dropcache");
+}
+
+FIXTURE_TEARDOWN(image_cache)
+{
+	cg_part(&self->cg, self->have_cg);
+}
+
+/* Under KASAN and TCG (debug) memory.reclaim here takes longer than 30 s. */
+TEST_F_TIMEOUT(image_cache, by_canary, 180)
+{
+	const size_t len = CACHE_OBJS * OBJ_LEN;
+	long n, lost, gone, lost_pages = 0, gone_pages = 0, gone_objs = 0;
+	long pageout_objs = 0;
+	struct cache_tally t = { 0 };
+	uint64_t t0, ns_fetch;
+	struct vmab_data dd;
+	char *cache, *keep;
+
+	NEED_DROPPABLE();
+	cache = map_beside_keep(len, &keep);
+	ASSERT_NE(MAP_FAILED, cache);
+	for (n = 0; n < CACHE_OBJS; n++)
+		cache_build(cache + n * OBJ_LEN, n);
+	for (n = 0; n < CACHE_OBJS; n += 4, pageout_objs++)
+		ASSERT_EQ(0, pageout(cache + n * OBJ_LEN, OBJ_LEN));
+	if (self->have_cg)
+		memcg_reclaim(&self->cg, len / 2);	/* -EAGAIN: less than asked */
+	for (n = 0; n < CACHE_OBJS; n++) {
+		gone = nonresident_pages(cache + n * OBJ_LEN, OBJ_LEN);
+		gone_pages += gone;
+		gone_objs += gone > 0;
+	}
+
+	t0 = now_ns();
+	for (n = 0; n < CACHE_OBJS; n++) {
+		lost = cache_canaries_lost(cache + n * OBJ_LEN, n);
+		lost_pages += lost;
+		cache_settle(cache + n * OBJ_LEN, n, lost > 0, &t);
+	}
+	ns_fetch = now_ns() - t0;	/* includes the oracle's check */
+
+	cache_data(&dd, designs[DESIGN_DROPPABLE].name, self->have_cg ?
+		   "madv_pageout+memcg_reclaim" : "madv_pageout", "canary",
+		   pageout_objs, &t, ns_fetch);
+	data_long(&dd, DK_LOST_NONVOLATILE_BYTES, changed_bytes(keep, ANON_LEN, ANON_SEED));
+	data_emit(&dd);
+
+	EXPECT_EQ(0, t.wrong);
+	EXPECT_EQ(0, t.garbage);
+	EXPECT_EQ(gone_objs, t.regenerated);
+	EXPECT_EQ(gone_pages, lost_pages);
+	EXPECT_LE(pageout_objs, t.regenerated);
+	EXPECT_EQ(0, changed_bytes(keep, ANON_LEN, ANON_SEED));
+	munmap(keep, ANON_LEN);
+	munmap(cache, len);
+}
+
 /* --- memory cgroups -------------------------------------------------------- */
 
 VMAB_NEEDS("cg.*", "droppable,memcg");
@@ -335,22 +543,12 @@ FIXTURE(cg) {
 FIXTURE_SETUP(cg)
 {
 	pin_to_cpu0();
-	if (design_absent(DESIGN_DROPPABLE) || need_memcg())
-		return;
-	if (memcg_create(&self->cg, "drop") == 0) {
-		if (memcg_enter(&self->cg) == 0)
-			self->have_cg = 1;
-		else
-			memcg_destroy(&self->cg);
-	}
+	self->have_cg = cg_join(&self->cg, "drop");
 }
 
 FIXTURE_TEARDOWN(cg)
 {
-	if (self->have_cg) {
-		memcg_leave();
-		memcg_destroy(&self->cg);
-	}
+	cg_part(&self->cg, self->have_cg);
 }
 
 #define NEED_CG() do {							\

@@ -146,20 +146,7 @@ static void redirty(char *p, size_t len)
 /* Bytes of the keep area that no longer hold their pattern. */
 static long lost_keep_bytes(const char *keep)
 {
-	unsigned char ref[PAGE_SZ];
-	long i, lost = 0;
-	size_t b;
-
-	for (i = 0; i < NPAGES(KEEP_LEN); i++) {
-		const unsigned char *pg = (const unsigned char *)keep + i * PAGE_SZ;
-
-		if (check_pattern(pg, PAGE_SZ, KEEP_SEED + i) == -1)
-			continue;
-		fill_pattern(ref, PAGE_SZ, KEEP_SEED + i);
-		for (b = 0; b < PAGE_SZ; b++)
-			lost += pg[b] != ref[b];
-	}
-	return lost;
+	return changed_bytes(keep, KEEP_LEN, KEEP_SEED);
 }
 
 /* Mark [p, p + len) discardable with design d: 0 or -errno. */
@@ -206,51 +193,6 @@ static enum page_state page_state(const char *pg, long i, unsigned int seed,
 	if (range_is_zero(pg, PAGE_SZ))
 		return PG_ZERO;
 	return PG_GARBAGE;
-}
-
-/* write(2) from p into a pipe: bytes or -errno; what it wrote goes to out. */
-static long kernel_write_from(const void *p, size_t n, void *out)
-{
-	int fd[2];
-	long r;
-
-	if (pipe(fd))
-		return -errno;
-	r = write(fd[1], p, n);
-	if (r < 0)
-		r = -errno;
-	else if (read(fd[0], out, r) != r)
-		r = -EIO;
-	close(fd[0]);
-	close(fd[1]);
-	return r;
-}
-
-/* read(2) from a pipe holding src into p: bytes or -errno. */
-static long kernel_read_into(void *p, const void *src, size_t n)
-{
-	int fd[2];
-	long r;
-
-	if (pipe(fd))
-		return -errno;
-	if (write(fd[1], src, n) != (long)n) {
-		r = -EIO;
-	} else {
-		r = read(fd[0], p, n);
-		if (r < 0)
-			r = -errno;
-	}
-	close(fd[0]);
-	close(fd[1]);
-	return r;
-}
-
-static const char *kernel_access_word(long r)
-{
-	if (r == -EFAULT)
-		return "efault";
-	return r >= 0 ? "ok" : "error";
 }
 
 /* Counters taken before pressure, to report deltas. */
@@ -1167,45 +1109,8 @@ TEST_F(scn, mlock_after_mark)
  * each page carries a canary and a "pin" word: writing the pin first makes
  * the page the cache's again (a discard after that is impossible), and the
  * canary read after it tells whether the page was discarded before.
+ * The objects, their canaries and the oracle: lib/imgcache.h.
  */
-#define OBJ_LEN (32 * 1024UL)
-#define CACHE_OBJS 256
-#define PAGE_HDR 16		/* canary, pin */
-
-static uint64_t canary(long obj, long pg)
-{
-	return 0xca1a5e0000000000ull | (uint64_t)obj << 16 | (uint64_t)pg << 1 | 1;
-}
-
-static void cache_build(char *obj, long n)
-{
-	long pg;
-
-	for (pg = 0; pg < NPAGES(OBJ_LEN); pg++) {
-		char *page = obj + pg * PAGE_SZ;
-
-		((uint64_t *)page)[0] = canary(n, pg);
-		((uint64_t *)page)[1] = 0;
-		fill_pattern(page + PAGE_HDR, PAGE_SZ - PAGE_HDR, n * 64 + pg);
-	}
-}
-
-/* The test's oracle: the object is exactly what cache_build() wrote. */
-static int cache_object_right(const char *obj, long n)
-{
-	long pg;
-
-	for (pg = 0; pg < NPAGES(OBJ_LEN); pg++) {
-		const char *page = obj + pg * PAGE_SZ;
-
-		if (((const uint64_t *)page)[0] != canary(n, pg) ||
-		    check_pattern(page + PAGE_HDR, PAGE_SZ - PAGE_HDR,
-				  n * 64 + pg) != -1)
-			return 0;
-	}
-	return 1;
-}
-
 /* MADV_FREE: pin every page, then read its canary; 1 if all survived. */
 static int cache_take_back_canary(char *obj, long n)
 {
@@ -1216,7 +1121,7 @@ static int cache_take_back_canary(char *obj, long n)
 		volatile uint64_t *hdr = (volatile uint64_t *)(obj + pg * PAGE_SZ);
 
 		hdr[1] = 1;
-		if (hdr[0] != canary(n, pg))
+		if (hdr[0] != cache_canary(n, pg))
 			ok = 0;
 	}
 	for (pg = 0; pg < NPAGES(OBJ_LEN); pg++)
@@ -1227,7 +1132,8 @@ static int cache_take_back_canary(char *obj, long n)
 TEST_F(scn, image_cache)
 {
 	size_t len = CACHE_OBJS * OBJ_LEN;
-	long n, regenerated = 0, wrong = 0, garbage = 0, pageout_objs = 0;
+	long n, pageout_objs = 0;
+	struct cache_tally t = { 0 };
 	uint64_t t0, ns_mark, ns_fetch;
 	struct vmab_data dd;
 	char *cache;
@@ -1255,7 +1161,6 @@ TEST_F(scn, image_cache)
 	for (n = 0; n < CACHE_OBJS; n++) {
 		char *obj = cache + n * OBJ_LEN;
 		int lost;
-		long pg;
 
 		if (variant->design == D_VRANGE) {
 			ASSERT_EQ(0, unmark_vrange(obj, OBJ_LEN, &purged));
@@ -1263,45 +1168,21 @@ TEST_F(scn, image_cache)
 		} else {
 			lost = !cache_take_back_canary(obj, n);
 		}
-		if (lost) {
-			/* What a lost object held: its own pages or zeros. */
-			for (pg = 0; pg < NPAGES(OBJ_LEN); pg++) {
-				const char *page = obj + pg * PAGE_SZ;
-
-				if (!range_is_zero(page, PAGE_SZ) &&
-				    ((const uint64_t *)page)[0] != canary(n, pg))
-					garbage++;
-			}
-			cache_build(obj, n);
-			regenerated++;
-		}
-		if (!cache_object_right(obj, n))
-			wrong++;
+		cache_settle(obj, n, lost, &t);
 	}
 	ns_fetch = now_ns() - t0;	/* includes the oracle's check */
 
-	data_begin(&dd, DKIND_SCENARIO);
-	data_str(&dd, DK_SCENARIO, "image_cache");
-	data_str(&dd, DK_DESIGN, design_name(variant->design));
-	data_str(&dd, DK_PRESSURE, self->have_cg ?
-		 "madv_pageout+memcg_reclaim" : "madv_pageout");
-	data_str(&dd, DK_DETECT, variant->design == D_VRANGE ?
-		 "purged_flag" : "canary");
-	data_long(&dd, DK_CACHE_OBJECTS, CACHE_OBJS);
-	data_long(&dd, DK_CACHE_OBJECT_KB, OBJ_LEN / 1024);
-	data_long(&dd, DK_PAGES_MARKED, NPAGES(len));
-	data_long(&dd, DK_OBJECTS_PAGED_OUT, pageout_objs);
-	data_long(&dd, DK_CACHE_REGENERATED, regenerated);
-	data_long(&dd, DK_CACHE_WRONG, wrong);
-	data_long(&dd, DK_PAGES_GARBAGE, garbage);
+	cache_data(&dd, design_name(variant->design), self->have_cg ?
+		   "madv_pageout+memcg_reclaim" : "madv_pageout",
+		   variant->design == D_VRANGE ? "purged_flag" : "canary",
+		   pageout_objs, &t, ns_fetch);
 	data_long(&dd, DK_NS_MARK, ns_mark);
-	data_long(&dd, DK_NS_FETCH_ALL, ns_fetch);
 	data_long(&dd, DK_LOST_NONVOLATILE_BYTES, lost_keep_bytes(self->keep));
 	data_emit(&dd);
 
-	EXPECT_EQ(0, wrong);
-	EXPECT_EQ(0, garbage);
-	EXPECT_GE(regenerated, 1);	/* the paged-out objects at least */
+	EXPECT_EQ(0, t.wrong);
+	EXPECT_EQ(0, t.garbage);
+	EXPECT_GE(t.regenerated, 1);	/* the paged-out objects at least */
 	EXPECT_EQ(0, lost_keep_bytes(self->keep));
 	munmap(cache, len);
 }

@@ -211,7 +211,8 @@ is_deeply([grep { !@{$_->{source}} || grep { $_->[1] !~ m{^https://} } @{$_->{so
 		'dropped 1024 of 1024 pages; memory.stat on writing them: anon +4096 kB, file LRU +4064 kB, anon LRU +16 kB (median, 1 runs)',
 		'reclaim of the marked size took 2048 of 2048 marked pages, swapped 8204 kB unmarked (median, 1 runs of ' .
 		'`suite/reclaim_test.c`, THP off; reclaim counts no page it drops, so memory.reclaim of that size goes on to swap)',
-		('not measured in this run') x 4], 'C answers: accounting and LRU from its tests; without swap: no run here');
+		('not measured in this run') x 3, VMAB::Designs::design('droppable')->{does_not_apply}{cost}],
+		'C answers: accounting and LRU from its tests; without swap: no run here; cost: does not apply (VMAB::Designs)');
 	my $md = VMAB::Report::Summary::section(\%mm, tempdir(CLEANUP => 1));
 	like($md, qr/^\| figure \| A: vrange \| B: MADV_FREE \| C: MAP_DROPPABLE \|$/m, '... and the summary renders it');
 	unlike($md, qr/C: MAP_DROPPABLE \(`CONFIG_MAP_DROPPABLE`\): not measured/, '... not said to be unmeasured');

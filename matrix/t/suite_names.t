@@ -83,7 +83,7 @@ my %not_data = map { $_ => 1 } (
 	qw(big by core droppable first_swapped first_taken flat growth mark_op marked
 	   n_adjusted no_unmark ratios share shares swapped_kb t tag taken threshold unmark_op
 	   vrange_vs_free within x marked_as measured_as kconfig letter promises detected_by taken_back_by sweeps
-	   no_scenarios dropped kept still anon_kb anon_lru_kb file_lru_kb write first safety cache object_kb objects regenerated wrong
+	   no_scenarios does_not_apply dropped kept still anon_kb anon_lru_kb file_lru_kb write first safety cache object_kb objects regenerated wrong
 	   lazyfree lazyfree_kb nr_lazyfree marking mark_per_call mark_per_mib read_per_mib take_back take_back_per_mib),
 	# host-bench.json's own fields (VMAB::HostBench) and the guests beside
 	# the host (VMAB::Report::Goals::host_vs_guest)

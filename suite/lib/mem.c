@@ -75,6 +75,24 @@ void fill_pages(void *p, size_t len, unsigned int seed)
 		fill_pattern((char *)p + off, PAGE_SZ, seed + off / PAGE_SZ);
 }
 
+long changed_bytes(const void *p, size_t len, unsigned int seed)
+{
+	unsigned char ref[PAGE_SZ];
+	long i, lost = 0;
+	size_t b;
+
+	for (i = 0; i < (long)(len / PAGE_SZ); i++) {
+		const unsigned char *pg = (const unsigned char *)p + i * PAGE_SZ;
+
+		if (check_pattern(pg, PAGE_SZ, seed + i) == -1)
+			continue;
+		fill_pattern(ref, PAGE_SZ, seed + i);
+		for (b = 0; b < PAGE_SZ; b++)
+			lost += pg[b] != ref[b];
+	}
+	return lost;
+}
+
 long first_changed_page(const void *p, size_t len, unsigned int seed)
 {
 	size_t off;

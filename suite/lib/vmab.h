@@ -18,6 +18,8 @@
 
 #include "data.h"
 #include "designs.h"
+#include "imgcache.h"
+#include "kaccess.h"
 #include "knob.h"
 #include "needs.h"
 #include "prng.h"
@@ -119,6 +121,8 @@ void fill_pages(void *p, size_t len, unsigned int seed);
 /* Index of the first page that lost what fill_pages() wrote, or -1. */
 long first_changed_page(const void *p, size_t len, unsigned int seed);
 long changed_pages(const void *p, size_t len, unsigned int seed); /* how many */
+/* The bytes of [p, p+len) that are not what fill_pages(seed) wrote. */
+long changed_bytes(const void *p, size_t len, unsigned int seed);
 int range_is_zero(const void *p, size_t len);
 void touch_read(const void *p, size_t len);	/* read one byte per page */
 void touch_write(void *p, size_t len);		/* write one byte per page */

@@ -36,7 +36,13 @@ package VMAB::Designs;
 #              one only when matrix.json has its figures)
 #   no_scenarios  it is no variant of suite/scenario_test.c (no mark, no
 #              unmark): the report reads its figures from its own programs'
-#              records (reclaim_test, droppable_test; VMAB::Report::Goals)
+#              records (reclaim_test, droppable_test; VMAB::Report::Goals),
+#              those of droppable_test shaped as scenario_test's where a
+#              scenario applies to it
+#   does_not_apply  { key => why }: the report's answer, in a short phrase,
+#              to a question of 2014 (VMAB::Report::Scenarios @QUESTIONS
+#              key) or a headline figure (VMAB::Report::Summary::figures
+#              key) that cannot be asked of it
 use strict;
 use warnings;
 use Exporter 'import';
@@ -80,6 +86,8 @@ our @DESIGNS = (
 	# suite/lib/designs.h says how).
 	{ key => 'droppable', letter => 'C', title => 'C: MAP_DROPPABLE', kconfig => 'CONFIG_MAP_DROPPABLE',
 	  names => qr/(?<![a-z])droppable/i, core => 0, no_scenarios => 1,
+	  does_not_apply => { map({ $_ => 'does not apply: C has no mark call, its memory is droppable from the mmap() on' } qw(cost mark)),
+		churn => 'does not apply: an allocator cannot make heap memory it already has droppable, only a new mmap() can' },
 	  counter_discarded => undef, counter_given_back => undef,
 	  mark_op => undef, unmark_op => undef,
 	  no_unmark => 'no unmark: the whole mapping stays droppable', marked_as => 'droppable',

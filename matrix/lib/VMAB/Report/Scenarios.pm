@@ -317,13 +317,14 @@ sub swapless_table {
 }
 
 sub q_swapless {
-	my ($data, undef, $an) = @_;
+	my ($data, $m, $an) = @_;
 	my $tot = $an->{swapless};
 	return '' unless %$tot;
 	return "Runs of " . join(', ', map { "`$_`" } @SWAPLESS_SCN) . " with no swap device active " .
 		"(the `swapless` variant has `CONFIG_SWAP=n`); [run by run](#purging-without-swap-per-run) in the appendix.\n\n" .
-		per_design($data, sub { my $t = $tot->{$_[0]} or return;
-			': pages were discarded without swap in ' . ($t->{purging} // 0) . " of $t->{runs} pressure runs." });
+		per_design($data, sub { my $t = $tot->{$_[0]} // VMAB::Report::Goals::drop_swapless($m, $_[0]) or return;
+			': pages were discarded without swap in ' . ($t->{purging} // 0) . " of $t->{runs} " . ($tot->{$_[0]}
+			? 'pressure runs.' : 'runs of `MADV_PAGEOUT` on dirty pages (`suite/droppable_test.c`).') });
 }
 
 sub q_cost {
@@ -444,7 +445,8 @@ sub answers {
 	my ($m, $an) = ($_[0], $_[1] // VMAB::Report::Goals::analyse($_[0]));
 	my @data = all_data($m);
 	return map { my $q = $_; my ($answer, $own) = map { __PACKAGE__->can("${_}_$q->{key}") } qw(a own);
-		     +{ %$q, map { $_ => ((design($_)->{no_scenarios} && $own) || $answer)->(\@data, $_, $m, $an) } columns($m) } } questions();
+		     +{ %$q, map { $_ => design($_)->{does_not_apply}{$q->{key}} //
+			((design($_)->{no_scenarios} && $own) || $answer)->(\@data, $_, $m, $an) } columns($m) } } questions();
 }
 
 # The evidence: what the scenarios are, then each question's figures.
@@ -454,14 +456,16 @@ sub section {
 	my @data = all_data($matrix);
 	my $md = "Each scenario of `suite/scenario_test.c` ran once per design in every variant and run-time mode " .
 		"that has the design. Design **A** is volatile ranges (`vrange()`, John Stultz's v11 forward-ported), " .
-		"design **B** is `MADV_FREE` (6.1's, made selectable). Every scenario also holds unmarked memory with " .
+		"design **B** is `MADV_FREE` (6.1's, made selectable). Design **C** (`MAP_DROPPABLE`) has no mark: where a " .
+		"scenario applies to it, `suite/droppable_test.c` asks it and records it in the same shape. Every scenario also holds unmarked memory with " .
 		"known content and checks it byte for byte. What each scenario does and what each design did there, " .
 		"variant by variant and mode by mode, is in [the appendix](#scenarios-run-by-run).\n\n";
 	$md .= "_No scenario figures in this run (suite/scenario_test did not run or printed no `# \@data` lines)._\n\n"
 		unless @data;
 	# Every question has its heading, figures or not: the summary links to it.
 	for my $q (questions()) {
-		my $body = __PACKAGE__->can("q_$q->{key}")->(\@data, $matrix, $an);
+		my $body = per_design($matrix, sub { my $x = design($_[0])->{does_not_apply}{$q->{key}}; $x && ": $x." }) .
+			__PACKAGE__->can("q_$q->{key}")->(\@data, $matrix, $an);
 		$md .= '### ' . question_heading($q->{n}, $q->{title}) . "\n\n$q->{question}\n\n" .
 			(length $body ? "$body\n" : "_${NOT_MEASURED}._\n\n");
 	}

@@ -38,7 +38,8 @@ our @SEMANTICS = (
 
 # The same seen of a design that is no variant of scenario_test (VMAB::Designs
 # no_scenarios), from its own tests (VMAB::Report::Goals), by the promise's
-# key ($matrix, $design); an aspect without one here is not measured.
+# key ($matrix, $design); an aspect without one here is measured as above,
+# from the records its tests write in the scenarios' shape.
 our %OWN = (thp => sub { thp_seen('droppable', VMAB::Report::Goals::drop_thp(@_)) },
 	    write => sub { write_seen(VMAB::Report::Goals::drop_write(@_)) });
 
@@ -57,7 +58,7 @@ sub semantics {
 	return map {
 		my ($aspect, $key, $measure) = @$_;
 		{ aspect => $aspect, (map { $_ => design($_)->{promises}{$key} } @cols),
-		  ref $measure ? (map { ("${_}_measured" => (design($_)->{no_scenarios} ? ($OWN{$key} // sub {})->($m, $_)
+		  ref $measure ? (map { ("${_}_measured" => (design($_)->{no_scenarios} && $OWN{$key} ? $OWN{$key}->($m, $_)
 			: $measure->(\@data, $_)) // $NOT_MEASURED) } @cols) : (question => $measure) };
 	} @SEMANTICS;
 }
@@ -142,21 +143,22 @@ sub figures {
 	$an //= VMAB::Report::Goals::analyse($m);
 	my @data = all_data($m);
 	my ($first, $keep, $flat, $oom) = @THRESHOLD{qw(first_taken keep flat oom)};
+	# [key (a design's does_not_apply names it), figure, its cell of a design]
 	my @rows = (
-		['Reclaim of exactly the marked size, swap on: marked pages taken (goal: at least ' . pct($first) . ')',
+		[first => 'Reclaim of exactly the marked size, swap on: marked pages taken (goal: at least ' . pct($first) . ')',
 		 sub { first_taken($an, $_[0]) }],
-		['Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure($an, $_[0]) }],
-		['Allocator churn, records/s against never giving memory back (goal: at least ' . pct($keep) . ')',
+		[cache => 'Image cache after pressure: objects regenerated, objects wrong', sub { cache_figure($an, $_[0]) }],
+		[churn => 'Allocator churn, records/s against never giving memory back (goal: at least ' . pct($keep) . ')',
 		 sub { churn_vs_keep($an, $_[0]) }],
-		["Mark cost against range size (goal for vrange: within ${flat}x)",
+		[mark => "Mark cost against range size (goal for vrange: within ${flat}x)",
 		 sub { op_growth($an, $_[0], design($_[0])->{mark_op}) }],
-		['Unmark cost against range size, nothing purged, after a purge of the range ' .
+		[unmark => 'Unmark cost against range size, nothing purged, after a purge of the range ' .
 		 "(goal for vrange: within ${flat}x)", sub { unmark_growth($an, $_[0]) }],
-		['An OOM without swap while another process holds marked memory (goal: within ' .
+		[oom => 'An OOM without swap while another process holds marked memory (goal: within ' .
 		 sprintf('%.2fx', $oom) . ' of nothing marked)', sub { oom_vs_none($an, $_[0]) }],
 	);
 	my @cols = columns($m);
-	return map { my ($f, $s) = @$_; { figure => $f, map { $_ => $s->($_) } @cols } } @rows;
+	return map { my ($k, $f, $s) = @$_; { figure => $f, map { $_ => design($_)->{does_not_apply}{$k} // $s->($_) } @cols } } @rows;
 }
 
 # The designs of VMAB::Designs that this run has no figures of: said once.
