@@ -119,29 +119,6 @@ static char *volatile_area(size_t len, unsigned int seed)
 	return p;
 }
 
-/*
- * MADV_PAGEOUT until every page of [p, p + len) is purged, or 10 s passed.
- * A page still under writeback (swapped out, read back in before its write
- * ended) is not purged yet: give its write time to end.  Under TCG, with
- * two guests on two host cores, 20 tries 20 ms apart were not always enough
- * (252, 246 and 243 of 256 purged, 2026-12-07).
- */
-static long pageout_all(char *p, size_t len)
-{
-	uint64_t deadline = now_ns() + 10ull * 1000000000ull;
-	long n = 0;
-
-	for (;;) {
-		if (pageout(p, len))
-			return -errno;
-		n = nonresident_pages(p, len);
-		if (n == (long)(len / PAGE_SZ) || now_ns() > deadline)
-			break;
-		usleep(20000);
-	}
-	return n;
-}
-
 /* memory.reclaim until every page of [p, p + len) is purged, or give up. */
 static long reclaim_all(const struct memcg *cg, char *p, size_t len,
 			int tries)
@@ -610,6 +587,41 @@ TEST_F_TIMEOUT(vr, purge_by_memory_reclaim, 180)
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(NPAGES, reclaim_all(&self->cg, p, LEN, 40));
 	check_all_purged(_metadata, p, purged0);
+}
+
+/*
+ * A purge is reclaim, and counted as such: memory.reclaim of half a
+ * volatile area (the purge pass before the LRU lists takes all of it)
+ * moves pgsteal_anon in /proc/vmstat and the cgroup's pgsteal in
+ * memory.stat by exactly the pages purged.  memory.stat is flushed
+ * lazily (up to 2 s): read until it settles, at most 4 s.
+ */
+VMAB_NEEDS("vr.purge_counted_as_pgsteal", "vrange,memcg,CONFIG_VM_EVENT_COUNTERS");
+TEST_F_TIMEOUT(vr, purge_counted_as_pgsteal, 120)
+{
+	long purged0, steal0, steal_anon0, purged, steal = 0;
+	int i;
+	char *p;
+
+	NEED_VRANGE();
+	NEED_MEMCG();
+	p = volatile_area(LEN, SEED);
+	ASSERT_NE(NULL, p);
+	purged0 = events("pgvrange_purged");
+	steal_anon0 = events("pgsteal_anon");
+	steal0 = memcg_stat(&self->cg, "pgsteal");
+	ASSERT_LE(0, steal0);
+	memcg_reclaim(&self->cg, LEN / 2);
+	purged = events("pgvrange_purged") - purged0;
+	for (i = 0; i < 40; i++) {
+		steal = memcg_stat(&self->cg, "pgsteal") - steal0;
+		if (steal == purged)
+			break;
+		usleep(100000);
+	}
+	ASSERT_LE((long)NPAGES / 2, purged);
+	EXPECT_EQ(purged, events("pgsteal_anon") - steal_anon0);
+	EXPECT_EQ(purged, steal);
 }
 
 TEST_F_TIMEOUT(vr, purge_by_madv_pageout, 120)

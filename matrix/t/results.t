@@ -12,15 +12,18 @@ use VMAB::Tap qw(parse_results);
 
 my $m = { variants => {
 	a => { outcome => 'PASS', problems => [] },
-	b => { outcome => 'PASS', problems => [{ id => 'p/x' }] },
+	b => { outcome => 'PASS', problems => [{ mode => 'swap-mglru', id => 'p/x' }] },
+	f => { outcome => 'FAIL', problems => [map { { mode => 'm', id => "p/t$_" } } 1 .. 7] },
 	c => { outcome => 'BUILDFAIL', problems => [] },
 	d => { outcome => 'PANIC', problems => [] },
 } };
 is_deeply([exit_status($m, ['a'])], [0], 'all PASS: 0');
 is_deeply([exit_status($m, ['a'], judge => 1)], [0], '... judged too');
-is_deeply([exit_status($m, ['a', 'b'])], [0, 'b (PASS, 1 unexpected)'],
+is_deeply([exit_status($m, ['a', 'b'])], [0, 'b (PASS, 1 unexpected: swap-mglru p/x)'],
 	  'an unexpected result without --judge: 0, and named');
-is_deeply([exit_status($m, ['a', 'b'], judge => 1)], [1, 'b (PASS, 1 unexpected)'], '... with --judge: 1');
+is_deeply([exit_status($m, ['a', 'b'], judge => 1)], [1, 'b (PASS, 1 unexpected: swap-mglru p/x)'], '... with --judge: 1');
+is_deeply([exit_status($m, ['f'])], [1, 'f (FAIL, 7 unexpected: m p/t1, m p/t2, m p/t3, m p/t4, m p/t5, ...)'],
+	  'the first five unexpected results named, the rest elided');
 is_deeply([exit_status($m, ['a', 'c'])], [1, 'c (BUILDFAIL)'], 'BUILDFAIL: 1 without --judge');
 is_deeply([exit_status($m, ['d', 'a'])], [1, 'd (PANIC)'], 'PANIC: 1 without --judge');
 is_deeply([exit_status($m, ['e'])], [1, 'e (MISSING)'], 'a variant with no record: 1');

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "vmab.h"
 
@@ -189,6 +190,22 @@ int pageout(void *p, size_t len)
 	sched_setaffinity(0, sizeof(allowed), &allowed);
 	errno = err;
 	return ret;
+}
+
+long pageout_all(void *p, size_t len)
+{
+	uint64_t deadline = now_ns() + 10ull * 1000000000ull;
+	long n = 0;
+
+	for (;;) {
+		if (pageout(p, len))
+			return -errno;
+		n = nonresident_pages(p, len);
+		if (n == (long)(len / PAGE_SZ) || now_ns() > deadline)
+			break;
+		usleep(20000);
+	}
+	return n;
 }
 
 long nonresident_pages(const void *p, size_t len)

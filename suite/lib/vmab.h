@@ -138,6 +138,15 @@ void pin_to_cpu0(void);
  * too (one call pages out only what is on the LRU).  0, or -1 with errno.
  */
 int pageout(void *p, size_t len);
+/*
+ * pageout() until no page of [p, p+len) is resident, or 10 s passed: the
+ * pages not resident, or -errno.  One pageout() leaves a page that someone
+ * holds at that moment (isolated by kswapd, khugepaged or MGLRU's aging,
+ * locked, under writeback): under TCG, with two guests on two host cores,
+ * 20 tries 20 ms apart were not always enough (252, 246 and 243 of 256,
+ * 2026-12-07).
+ */
+long pageout_all(void *p, size_t len);
 /* Pages of [p, p+len) that mincore(2) reports resident, or -1. */
 long resident_pages(const void *p, size_t len);
 long nonresident_pages(const void *p, size_t len);	/* the others, or -1 */

@@ -83,7 +83,11 @@ sub exit_status {
 		my $p = scalar @{$x->{problems} // []};
 		next if $x->{outcome} eq 'PASS' && !$p;
 		$status = 1 if $x->{outcome} ne 'PASS' || $o{judge};
-		push @bad, "$n ($x->{outcome}" . ($p ? ", $p unexpected" : '') . ')';
+		# The results by name, so that the last lines of a log (all CI
+		# shows) say which test to look at.
+		my @id = map { join ' ', grep { defined } $_->{mode}, $_->{id} } @{$x->{problems} // []};
+		splice @id, 5, @id - 5, '...' if @id > 5;
+		push @bad, "$n ($x->{outcome}" . ($p ? ", $p unexpected: " . join(', ', @id) : '') . ')';
 	}
 	return ($status, @bad);
 }
