@@ -92,25 +92,6 @@ static long event(const char *name)
 		EXPECT_EQ((want), event(name) - (base));		\
 } while (0)
 
-/*
- * memory.stat is flushed lazily (at most ~2 s late in 6.1): wait for the
- * expected value, and return the last one read.
- */
-static long memcg_stat_wait(const struct memcg *cg, const char *key,
-			    long want)
-{
-	long v = -1;
-	int i;
-
-	for (i = 0; i < 60; i++) {
-		v = memcg_stat(cg, key);
-		if (v == want)
-			break;
-		usleep(100000);
-	}
-	return v;
-}
-
 /* Pages in [p, p+len) that read as all zero; -1 if some page is neither. */
 static long zero_pages(const char *p, size_t len, unsigned int seed,
 		       const char *ref)

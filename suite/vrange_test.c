@@ -593,14 +593,12 @@ TEST_F_TIMEOUT(vr, purge_by_memory_reclaim, 180)
  * A purge is reclaim, and counted as such: memory.reclaim of half a
  * volatile area (the purge pass before the LRU lists takes all of it)
  * moves pgsteal_anon in /proc/vmstat and the cgroup's pgsteal in
- * memory.stat by exactly the pages purged.  memory.stat is flushed
- * lazily (up to 2 s): read until it settles, at most 4 s.
+ * memory.stat by exactly the pages purged.
  */
 VMAB_NEEDS("vr.purge_counted_as_pgsteal", "vrange,memcg,CONFIG_VM_EVENT_COUNTERS");
 TEST_F_TIMEOUT(vr, purge_counted_as_pgsteal, 120)
 {
-	long purged0, steal0, steal_anon0, purged, steal = 0;
-	int i;
+	long purged0, steal0, steal_anon0, purged, steal;
 	char *p;
 
 	NEED_VRANGE();
@@ -613,12 +611,7 @@ TEST_F_TIMEOUT(vr, purge_counted_as_pgsteal, 120)
 	ASSERT_LE(0, steal0);
 	memcg_reclaim(&self->cg, LEN / 2);
 	purged = events("pgvrange_purged") - purged0;
-	for (i = 0; i < 40; i++) {
-		steal = memcg_stat(&self->cg, "pgsteal") - steal0;
-		if (steal == purged)
-			break;
-		usleep(100000);
-	}
+	steal = memcg_stat_wait(&self->cg, "pgsteal", steal0 + purged) - steal0;
 	ASSERT_LE((long)NPAGES / 2, purged);
 	EXPECT_EQ(purged, events("pgsteal_anon") - steal_anon0);
 	EXPECT_EQ(purged, steal);

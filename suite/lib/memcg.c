@@ -62,6 +62,20 @@ int memcg_reclaim(const struct memcg *cg, size_t bytes)
 	return memcg_write(cg, "memory.reclaim", val);
 }
 
+long memcg_stat_wait(const struct memcg *cg, const char *key, long want)
+{
+	long v = -1;
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		v = memcg_stat(cg, key);
+		if (v == want)
+			break;
+		usleep(100000);
+	}
+	return v;
+}
+
 long memcg_stat(const struct memcg *cg, const char *key)
 {
 	char p[320];

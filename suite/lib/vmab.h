@@ -203,6 +203,11 @@ int memcg_write(const struct memcg *cg, const char *file, const char *val);
 /* memory.reclaim: -EAGAIN only means "not all of it could be reclaimed". */
 int memcg_reclaim(const struct memcg *cg, size_t bytes);
 long memcg_stat(const struct memcg *cg, const char *key);	/* memory.stat */
+/*
+ * memory.stat is flushed lazily (at most ~2 s late in 6.1): read key until
+ * it is want, at most 6 s, and return the last value read.
+ */
+long memcg_stat_wait(const struct memcg *cg, const char *key, long want);
 long memcg_read_long(const struct memcg *cg, const char *file);
 /*
  * A child of this process in a new cgroup (tag as for memcg_create())
