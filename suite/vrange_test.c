@@ -758,6 +758,73 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 	       vlen / PAGE_SZ);
 }
 
+/*
+ * memory.min shields a cgroup's volatile memory from global reclaim as it
+ * shields the rest (issue 30, item 6).  One process writes 32 MiB volatile
+ * in a cgroup whose memory.min covers it, moves back to its own cgroup and
+ * writes 32 MiB more there, unprotected; the protected area is mapped
+ * second, at the lower address, so that a purge pass walking the process
+ * in address order meets it first.  A hog then grows until half the
+ * unprotected area is purged (all of it takes the last free page, and
+ * without swap the OOM killer with it): the protected one must be
+ * untouched (unmark: nothing purged, every byte intact; the cgroup's
+ * pgvrange_purged +0).
+ */
+VMAB_NEEDS("vr.memory_min_shields_volatile", "vrange,memcg");
+TEST_F_TIMEOUT(vr, memory_min_shields_volatile, 300)
+{
+	const size_t vlen = 32UL << 20, chunk = 4UL << 20;
+	long total_kb = meminfo_kb("MemTotal"), free_kb = meminfo_kb("MemFree");
+	size_t off, hogged = 0, nchunks = 0;
+	long gone = 0, lost = 0;
+	char *open, *prot, *chunks[1024];
+	struct memcg pcg;
+	int purged = 7;
+
+	NEED_VRANGE();
+	NEED_MEMCG();
+	ASSERT_EQ(0, memcg_create(&pcg, "vrmin"));
+	ASSERT_EQ(0, memcg_write(&pcg, "memory.min", "100M"));
+	open = volatile_area(vlen, SEED);
+	ASSERT_NE(NULL, open);
+	ASSERT_EQ(0, memcg_enter(&pcg));
+	prot = volatile_area(vlen, SEED + 1);
+	ASSERT_EQ(0, memcg_enter(&self->cg));
+	ASSERT_NE(NULL, prot);
+	ASSERT_GT((uintptr_t)open, (uintptr_t)prot);
+	ASSERT_EQ(0, memcg_stat(&pcg, "pgvrange_purged"));
+	/* Leave 64 MiB free besides the two areas */
+	if (free_kb > (long)(2 * vlen >> 10) + (128L << 10))
+		knob_set_long(NR_HUGEPAGES, (free_kb - (long)(2 * vlen >> 10) -
+					     (64L << 10)) / (HPAGE_SZ >> 10));
+	while (gone < (long)(vlen / PAGE_SZ / 2) &&
+	       hogged < (size_t)total_kb * 1024 && nchunks < 1024) {
+		char *h = map_anon(chunk);
+
+		ASSERT_NE(MAP_FAILED, h);
+		memset(h, 0x5a, chunk);
+		chunks[nchunks++] = h;
+		hogged += chunk;
+		gone = nonresident_pages(open, vlen);
+	}
+	while (nchunks)
+		munmap(chunks[--nchunks], chunk);
+	knob_restore_all();	/* the hugetlb pool, as it was */
+	TH_LOG("hog %zu MiB: unprotected %ld of %zu pages gone", hogged >> 20,
+	       gone, vlen / PAGE_SZ);
+	ASSERT_LE((long)(vlen / PAGE_SZ / 2), gone);
+	ASSERT_EQ((long)vlen, vr(prot, vlen, VRANGE_NONVOLATILE, &purged));
+	for (off = 0; off < vlen; off += PAGE_SZ)
+		if (!page_intact(prot, off, SEED + 1))
+			lost++;
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(0, purged);
+	EXPECT_EQ(0, memcg_stat(&pcg, "pgvrange_purged"));
+	munmap(prot, vlen);
+	munmap(open, vlen);
+	memcg_destroy(&pcg);
+}
+
 /* swapoff walks every page table: purged markers are not swap entries. */
 VMAB_NEEDS("vr.swapoff_keeps_purged_state", "vrange,swap");
 TEST_F_TIMEOUT(vr, swapoff_keeps_purged_state, 300)
