@@ -205,7 +205,8 @@ sub boot_part {
 	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $o{accel}, $o{lists}, $p);
 	my $key = boot_key(kernel => $kernel, initrd => $o{initrd},
 			   append => $append, accel => $o{accel}, qemu => $o{qemu});
-	my $what = "$p->{what}: boot and run $ctx->{opt}{list} ($modes, timeout ${timeout}s)";
+	(my $runs = $p->{list} // $o{lists}) =~ s{/suite/}{}g;
+	my $what = "$p->{what}: boot and run $runs ($modes, timeout ${timeout}s)";
 	my $kept = $ctx->{opt}{rerun} ? undef : reusable_boot($p->{dir}, $key);
 	if (defined $kept) {
 		info("$what: reused the clean boot of an identical kernel, initramfs " .
