@@ -4,6 +4,8 @@
 #                 (non-zero when a variant is not PASS)
 #   make check    host-side tests, then the matrix judged by each variant's
 #                 .config and matrix/known.tsv (non-zero on any unexpected result)
+#                 zone.list (check, matrix) runs in the guests of its own
+#                 that matrix/variants.conf gives some variants (zone:MODES)
 #   make bench    the benchmarks alone (suite/bench.list), their own checks judged
 #   make stress   the 10-minute stress run (suite/stress.list)
 #   make tree     unpack and patch out/src/linux only
@@ -38,12 +40,12 @@ deps:
 	tools/install-deps.sh
 
 matrix: deps
-	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list,bench.list --timeout-factor 2
+	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list,zone.list,bench.list --timeout-factor 2
 
 # The driver writes the report at the end of its run; the browser check
 # of that report follows it (a failed driver stops make before it).
 check: deps test-host checkpatch
-	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list --judge
+	$(DRIVER) run $(VARIANTS) --list run.list,selftests.list,zone.list --judge
 	$(MAKE) --no-print-directory config-deps check-report
 
 check-report: deps

@@ -18,7 +18,7 @@
 # whose %s comes from a table of the program: an array of strings, the
 # designs' names, run_name(); a %d is taken as 1, so its declarations
 # glob it: "churn_vrange_*"), from suite/stressng.sh's stressors and from
-# suite/selftests.list; every program of run.list, bench.list and
+# suite/selftests.list; every program of run.list, bench.list, zone.list and
 # stress.list is one of them.
 use strict;
 use warnings;
@@ -175,7 +175,7 @@ is_deeply(\@unwritten, [], 'every @data key the report reads is written by a pro
 	   && $ids{'stressng/ksm'}, 'test names found (' . scalar(keys %ids) . ')');
 	# Every program the guest runs is one whose names are known here.
 	my %progs = map { (split m{/})[0] => 1 } keys %ids;
-	for my $list (qw(run.list bench.list stress.list)) {
+	for my $list (qw(run.list bench.list stress.list zone.list)) {
 		for (split /\n/, slurp("$suite/$list")) {
 			next if /^\s*(#|$)/;
 			my ($prog) = /^\s*(?:once\s+)?(\S+)/;

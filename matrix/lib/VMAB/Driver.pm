@@ -51,7 +51,7 @@ sub parse_args {
 	my @args = @$argv;
 	GetOptionsFromArray(\@args, \%opt, 'variants|variant|V=s', 'list=s', 'tarball=s', 'out=s',
 		'jobs|j=i', 'boot-jobs=i', 'timeout-factor=f', 'accel=s', 'judge!', 'rerun!', 'set=s',
-		'prog=s@', 'kernel=s', 'modes=s', 'config=s', 'run-list=s', 'fixtures:s', 'fixtures-dir=s',
+		'prog=s@', 'kernel=s', 'modes=s', 'config=s', 'run-list=s', 'append=s', 'fixtures:s', 'fixtures-dir=s',
 		'help|h', 'man')
 		or die "bad options\n";
 	die "give one command, not @args\n" if @args > 1;
@@ -61,8 +61,8 @@ sub parse_args {
 	my $dev = @{$opt{prog}} || defined $opt{fixtures};
 	die "--prog and --fixtures are for vmab boot, one at a time\n"
 		if $dev && ($cmd ne 'boot' || @{$opt{prog}} && defined $opt{fixtures});
-	die "--kernel, --modes, --config and --run-list are for vmab boot --prog\n"
-		if grep { defined $opt{$_} } ($dev ? () : 'kernel'), (@{$opt{prog}} ? () : qw(modes config run-list));
+	die "--kernel, --modes, --config, --run-list and --append are for vmab boot --prog\n"
+		if grep { defined $opt{$_} } ($dev ? () : 'kernel'), (@{$opt{prog}} ? () : qw(modes config run-list append));
 	die "vmab boot --fixtures needs --kernel\n" if defined $opt{fixtures} && !defined $opt{kernel};
 	die "--fixtures-dir is for vmab boot --fixtures\n" if defined $opt{'fixtures-dir'} && !defined $opt{fixtures};
 	die "vmab boot --prog boots one variant: give --variant NAME\n"
@@ -208,6 +208,7 @@ sub dev_command {
 	VMAB::Variants::mode_traits($_) for @{$v->{modes}};
 	my ($rec, $dir) = dev_boot($ctx, variant => $v, progs => $opt->{prog}, list => $opt->{'run-list'},
 		kernel => $opt->{kernel} // "$ctx->{out}/$name/bzImage", config => $opt->{config},
+		append => $opt->{append},
 		known => load_known("$ctx->{top}/matrix/known.tsv", "$ctx->{top}/suite"));
 	print dev_summary($rec, $dir);
 	return $rec->{outcome} eq 'PASS' && !@{$rec->{problems}} ? 0 : 1;

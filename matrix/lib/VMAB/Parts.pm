@@ -27,7 +27,14 @@ package VMAB::Parts;
 #     (merge_logs): one hello, every part's frames, one "done" only if
 #     every part finished; the judge, vmab judge and the report read that
 #     merge as they read one guest's logs, and a part that did not finish
-#     leaves the variant TIMEOUT, PANIC or BOOTFAIL as one guest would.
+#     leaves the variant TIMEOUT, PANIC or BOOTFAIL as one guest would;
+#   - a guest of its own list (a row's LIST:MODES, VMAB::Variants) is one
+#     more part, planned only in a run whose lists name that list: it runs
+#     that list alone, in its own modes, with the kernel arguments the list
+#     asks for (a test that needs its own boot: suite/zone.list's
+#     movablecore=), and its results merge with the others' like any
+#     part's, so that the variant still gets one verdict.  It is short: it
+#     starts after the variant's other guests (VMAB::Stage::Boot).
 use strict;
 use warnings;
 use Exporter 'import';
@@ -37,26 +44,44 @@ use VMAB::Protocol qw(frame parse_frame);
 use VMAB::Tap qw(parse_results);
 use VMAB::Variants qw(guest_modes);
 
-our @EXPORT_OK = qw(plan_parts merge_logs merge_results merge_console part_failures);
+our @EXPORT_OK = qw(plan_parts list_args merge_logs merge_results merge_console part_failures);
 
-# plan_parts($variant, $logs) -> [{ n, of, modes => [...], once => 0|1,
-# dir, what }]: the guests the variant boots as (VMAB::Variants::guest_modes).
+# plan_parts($variant, $logs, [lists => [run's list names], suite => dir])
+#   -> [{ n, of, modes => [...], once => 0|1, dir, what, [list, args] }]:
+# the guests the variant boots as (VMAB::Variants::guest_modes), then,
+# for each guest of its own list (the row's LIST:MODES, VMAB::Variants)
+# whose list this run names, one more: list is its list file in the
+# guest (/suite/LIST.list), args the kernel arguments of that list's
+# "# vmab-args:" line (list_args), once 0.
 sub plan_parts {
-	my ($v, $logs) = @_;
+	my ($v, $logs, %o) = @_;
 	my $guests = guest_modes($v);
-	my $of = @$guests;
+	my %run = map { $_ => 1 } @{$o{lists} // []};
+	my @own = grep { $run{$_->{list}} } @{$v->{own} // []};
+	my $of = @$guests + @own;
 	my $first = $v->{modes}[0];
 	my @p;
 	for my $i (1 .. $of) {
-		my $m = $guests->[$i - 1];
+		my ($m, $own) = $i <= @$guests ? ($guests->[$i - 1]) : ($own[$i - @$guests - 1]{modes}, $own[$i - @$guests - 1]);
 		push @p, {
 			n => $i, of => $of, modes => $m,
-			once => (grep { $_ eq $first } @$m) ? 1 : 0,
+			once => !$own && (grep { $_ eq $first } @$m) ? 1 : 0,
 			dir => $of == 1 ? "$logs/$v->{name}" : "$logs/$v->{name}/part-$i",
-			what => $of == 1 ? $v->{name} : "$v->{name} guest $i of $of (" . join(',', @$m) . ')',
+			what => $of == 1 ? $v->{name} : "$v->{name} guest $i of $of ("
+				. ($own ? "$own->{list}: " : '') . join(',', @$m) . ')',
+			($own ? (list => "/suite/$own->{list}", args => list_args("$o{suite}/$own->{list}")) : ()),
 		};
 	}
 	return \@p;
+}
+
+# list_args($file) -> the kernel arguments a program list asks for, from
+# its "# vmab-args: ARGS" line ('' without one): what a guest of its own
+# (VMAB::Variants) boots with, beside the driver's own arguments.
+sub list_args {
+	my ($file) = @_;
+	my ($args) = slurp($file) =~ /^#\s*vmab-args:[ \t]*(.*?)\s*$/m;
+	return $args // '';
 }
 
 # merge_results($name, @texts) -> one results log from the parts' results
@@ -89,7 +114,9 @@ sub merge_results {
 	my @out;
 	if (!grep { !defined } @hello) {
 		my ($h) = grep { ($_->{variant} // '') ne $name } @hello;
-		$h = { %{$h // $hello[0]}, modes => join(',', map { $_->{modes} // () } @hello) };
+		my %seen;	# a guest of its own list repeats others' modes
+		$h = { %{$h // $hello[0]}, modes => join(',', grep { !$seen{$_}++ }
+							 map { split /,/, $_->{modes} // '' } @hello) };
 		push @out, frame(hello => %$h);
 	}
 	push @out, @finished, @unfinished;

@@ -6,6 +6,8 @@ package VMAB::Protocol;
 #     vmab_cpus=N (the CPUs QEMU gave: /init fails a boot that sees fewer)
 #     vmab_once=0 (the "once" programs in none of the modes: a guest that
 #     runs a variant's later modes only, VMAB::Parts)
+#   and, before them, a guest of its own list (VMAB::Parts) gets that
+#   list's kernel arguments (movablecore=...), which /init does not read.
 #   Out: /init writes to the results channel (ttyS1, apart from the kernel
 #   console on ttyS0) one frame line around each program's TAP 13 output:
 #     @@vmab hello variant=V kernel=K modes=M clocksource=C cpus=N

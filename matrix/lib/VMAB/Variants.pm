@@ -9,15 +9,20 @@ use Exporter 'import';
 use File::Basename qw(dirname);
 use File::Spec;
 
-our @EXPORT_OK = qw(load_variants select_variants report_order mode_order mode_traits guest_modes);
+our @EXPORT_OK = qw(load_variants select_variants report_order mode_order mode_traits guest_modes own_lists);
 
 # matrix/variants.conf, found from this file (matrix/lib/VMAB/Variants.pm).
 our $TABLE = File::Spec->rel2abs(dirname(__FILE__) . '/../../variants.conf');
 
 # load_variants([$file]) -> [{name, fragments, modes, timeout, report,
-# [guests]}], in build order (the table's rows).  A modes column of
+# [guests], [own]}], in build order (the table's rows).  A modes column of
 # several guests ("a/b,c": a slash between guests) gives modes (all of them,
 # in the column's order) and guests ([[a], [b, c]]); see guest_modes.
+# A guest written LIST:MODES ("zone:swap-classic,noswap-mglru") is a guest
+# of its own list: it runs only suite/LIST.list, in those modes, booted
+# with the kernel arguments that list's "# vmab-args:" line gives
+# (VMAB::Parts); it goes to own ([{list => 'zone.list', modes => [...]}]),
+# not to modes or guests, and its modes may be the other guests' too.
 sub load_variants {
 	my ($file) = @_;
 	$file //= $TABLE;
@@ -29,12 +34,25 @@ sub load_variants {
 		die "$file:$.: want 'name fragments modes timeout report'\n"
 			unless defined $report && !@extra && $timeout =~ /^\d+$/ && $report =~ /^\d+$/;
 		die "$file:$.: $name is listed twice\n" if $seen{$name}++;
-		my @guests = map { [split /,/] } split m{/}, $modes, -1;
+		my (@guests, @own);
+		for my $g (split m{/}, $modes, -1) {
+			if ($g =~ /^(\w+):(.*)$/) {
+				push @own, { list => "$1.list", modes => [split /,/, $2] };
+			} else {
+				push @guests, [split /,/, $g];
+			}
+		}
 		my @modes = map { @$_ } @guests;
 		my %twice;
-		die "$file:$.: an empty guest in '$modes'\n" if grep { !@$_ } @guests;
+		die "$file:$.: an empty guest in '$modes'\n"
+			if !@guests || grep { !@$_ } @guests, map { $_->{modes} } @own;
 		die "$file:$.: a mode twice in '$modes'\n" if grep { $twice{$_}++ } @modes;
-		eval { mode_traits($_) for @modes; 1 } or die "$file:$.: $@";
+		for my $o (@own) {
+			my %once;
+			die "$file:$.: a mode twice in the guest of $o->{list}\n" if grep { $once{$_}++ } @{$o->{modes}};
+		}
+		die "$file:$.: two guests of one list in '$modes'\n" if do { my %l; grep { $l{$_->{list}}++ } @own };
+		eval { mode_traits($_) for @modes, map { @{$_->{modes}} } @own; 1 } or die "$file:$.: $@";
 		push @v, {
 			name => $name,
 			fragments => [split /,/, $frags],
@@ -42,6 +60,7 @@ sub load_variants {
 			timeout => $timeout,
 			report => $report,
 			(@guests > 1 ? (guests => \@guests) : ()),
+			(@own ? (own => \@own) : ()),
 		};
 	}
 	die "$file: no variants\n" unless @v;
@@ -72,7 +91,17 @@ sub report_order {
 sub mode_order {
 	my ($file) = @_;
 	my %seen;
-	return grep { !$seen{$_}++ } map { @{$_->{modes}} } @{load_variants($file)};
+	return grep { !$seen{$_}++ } map { @{$_->{modes}}, map { @{$_->{modes}} } @{$_->{own} // []} }
+		@{load_variants($file)};
+}
+
+# own_lists(\@variants) -> { 'zone.list' => 1, ... }: the lists that some
+# row runs in a guest of their own.  Those run nowhere else: a run that
+# names one (--list) gives it to those guests, never to a variant's
+# ordinary guests, which do not boot with its kernel arguments.
+sub own_lists {
+	my ($all) = @_;
+	return { map { $_->{list} => 1 } map { @{$_->{own} // []} } @$all };
 }
 
 # mode_traits("noswap-mglru") -> { swap => 0, lru => 'mglru' }: the one place

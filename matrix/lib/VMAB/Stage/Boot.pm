@@ -14,7 +14,7 @@ use VMAB::File qw(slurp spew);
 use VMAB::Guest qw(build_initramfs);
 use List::Util qw(sum0);
 use VMAB::Log qw(info phase);
-use VMAB::Parts qw(plan_parts merge_logs part_failures);
+use VMAB::Parts qw(plan_parts list_args merge_logs part_failures);
 use VMAB::Pool qw(run_pool);
 use VMAB::Provenance qw(run_provenance variant_provenance $SCHEMA_VERSION);
 use VMAB::Protocol qw(cmdline);
@@ -24,10 +24,10 @@ use VMAB::Results qw(load_matrix save_matrix);
 use VMAB::Reuse qw(boot_key reusable_boot remember_boot forget_boot);
 use VMAB::Scale qw(boot_jobs host_cores host_mem_mib);
 use VMAB::Stage::Judge qw(judge_boot);
-use VMAB::Variants;
+use VMAB::Variants qw(load_variants);
 
 our @EXPORT_OK = qw(boot_stage boot_one boot_part judge_parts guess_secs start_order dev_boot guest_stage
-		    pick_accel);
+		    pick_accel guest_lists boot_plan);
 
 # guest_stage($ctx, $tree) -> the initramfs of the suite's programs
 sub guest_stage {
@@ -78,7 +78,7 @@ sub boot_stage {
 	my @earlier = sort grep { !$now{$_} } keys %{$m->{variants}};
 	info('matrix.json keeps ' . scalar(@earlier) . ' variant(s) from earlier runs, marked so in the report: ' .
 	     join(', ', @earlier)) if @earlier;
-	my $guest_lists = join(',', map { "/suite/$_" } split /,/, $ctx->{opt}{list});
+	my ($guest_lists, $lists) = guest_lists($ctx);
 
 	# Each variant boots as one guest or several (VMAB::Parts); each guest
 	# is a job of the pool, the longest first (start_order).  A variant is
@@ -97,10 +97,13 @@ sub boot_stage {
 		my %o = (variant => $v, phases => $r->{phases}, release => $r->{release},
 			 accel => $accel, initrd => $initrd, lists => $guest_lists,
 			 qemu => $m->{qemu_version}, known => $known);
-		my $parts = plan_parts($v, $ctx->{logs});
+		my $parts = plan_parts($v, $ctx->{logs}, lists => $lists, suite => "$ctx->{top}/suite");
 		$todo{$n} = { o => \%o, parts => $parts, ends => [], left => scalar @$parts };
-		push @jobs, map { my $p = $_; ["$n\t$p->{n}", sub { boot_part($ctx, $p, %o) }, $guess{$n} / @$parts] }
-			@$parts;
+		# The variant's last boot time is its ordinary guests' share; a
+		# guest of its own list is short and starts after them.
+		my $ordinary = grep { !$_->{list} } @$parts;
+		push @jobs, map { my $p = $_; ["$n\t$p->{n}", sub { boot_part($ctx, $p, %o) },
+					      $p->{list} ? 0 : $guess{$n} / $ordinary] } @$parts;
 	}
 	save_matrix($ctx->{json_file}, $m);
 	run_pool(boot_slots($ctx), [start_order(@jobs)], sub {
@@ -118,6 +121,21 @@ sub boot_stage {
 		say_record($n, $rec);
 	});
 	return $m;
+}
+
+# guest_lists($ctx) -> (the vmab_list of the variants' ordinary guests,
+# [every list the run names]): --list's lists, but a list that a guest of
+# its own runs (VMAB::Variants::own_lists: zone.list) goes to that guest
+# alone (VMAB::Parts), never to the ordinary guests, which do not boot
+# with its kernel arguments.  Dies when no list is left for them.
+sub guest_lists {
+	my ($ctx) = @_;
+	my $own = VMAB::Variants::own_lists(load_variants("$ctx->{top}/matrix/variants.conf"));
+	my @lists = split /,/, $ctx->{opt}{list};
+	my @ordinary = grep { !$own->{$_} } @lists;
+	die "--list $ctx->{opt}{list}: each is the list of a guest of its own; name run.list or another too\n"
+		unless @ordinary;
+	return (join(',', map { "/suite/$_" } @ordinary), \@lists);
 }
 
 # guess_secs($matrix, $variant) -> how long the variant's boot should take:
@@ -165,12 +183,13 @@ sub say_record {
 }
 
 # boot_one($ctx, variant => {...}, phases, release, accel, initrd, lists,
-#          qemu => version, known) -> the variant's matrix.json record:
-# its guests (VMAB::Parts) booted one after another, then judged.
-# boot_stage boots the guests in the pool instead.
+#          qemu => version, known, [run_lists => [list names]])
+#   -> the variant's matrix.json record: its guests (VMAB::Parts, with
+# those of its own lists that run_lists names) booted one after another,
+# then judged.  boot_stage boots the guests in the pool instead.
 sub boot_one {
 	my ($ctx, %o) = @_;
-	my $parts = plan_parts($o{variant}, $ctx->{logs});
+	my $parts = plan_parts($o{variant}, $ctx->{logs}, lists => $o{run_lists}, suite => "$ctx->{top}/suite");
 	my @ends = map { boot_part($ctx, $_, %o) } @$parts;
 	return judge_parts($ctx, $parts, \@ends, %o);
 }
@@ -186,7 +205,8 @@ sub boot_part {
 	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $o{accel}, $o{lists}, $p);
 	my $key = boot_key(kernel => $kernel, initrd => $o{initrd},
 			   append => $append, accel => $o{accel}, qemu => $o{qemu});
-	my $what = "$p->{what}: boot and run $ctx->{opt}{list} ($modes, timeout ${timeout}s)";
+	(my $runs = $p->{list} // $o{lists}) =~ s{/suite/}{}g;
+	my $what = "$p->{what}: boot and run $runs ($modes, timeout ${timeout}s)";
 	my $kept = $ctx->{opt}{rerun} ? undef : reusable_boot($p->{dir}, $key);
 	if (defined $kept) {
 		info("$what: reused the clean boot of an identical kernel, initramfs " .
@@ -235,16 +255,21 @@ sub judge_parts {
 	return $rec;
 }
 
-# boot_plan($ctx, $variant, $accel, $guest_lists, [$part]) -> (timeout,
-# modes, the kernel command line's vmab_ part): the variant's timeout times
-# --timeout-factor, a third of it under KVM; the part's modes (default: all
-# the variant's) and, for a part without the first mode, vmab_once=0.
+# boot_plan($ctx, $variant, $accel, $guest_lists, [$part], [$args]) ->
+# (timeout, modes, the kernel command line's part after the clock): the
+# variant's timeout times --timeout-factor, a third of it under KVM; the
+# part's modes (default: all the variant's) and, for a part without the
+# first mode, vmab_once=0; a guest of its own list (VMAB::Parts) gets that
+# list instead of $guest_lists, and its kernel arguments (as $args does)
+# before the vmab_ ones.
 sub boot_plan {
-	my ($ctx, $v, $accel, $lists, $p) = @_;
+	my ($ctx, $v, $accel, $lists, $p, $args) = @_;
 	my $timeout = $v->{timeout} * $ctx->{opt}{'timeout-factor'} / ($accel eq 'kvm' ? 3 : 1);
 	my $modes = join(',', @{($p // $v)->{modes}});
-	return ($timeout, $modes, cmdline(variant => $v->{name}, modes => $modes, list => $lists,
-					  cpus => $GUEST_CPUS, once => $p ? $p->{once} : undef));
+	$args = join(' ', grep { length } ($p // {})->{args} // '', $args // '');
+	return ($timeout, $modes, (length $args ? "$args " : '')
+		. cmdline(variant => $v->{name}, modes => $modes, list => ($p // {})->{list} // $lists,
+			  cpus => $GUEST_CPUS, once => $p ? $p->{once} : undef));
 }
 
 # One QEMU run of a variant's kernel (or of a part of it: $v gives the
@@ -265,11 +290,14 @@ sub qemu_boot {
 }
 
 # dev_boot($ctx, variant => {...}, kernel => bzImage, progs => [names or
-#          paths], [list => run list file], [config => .config file], known)
+#          paths], [list => run list file], [config => .config file], known,
+#          [append => kernel arguments])
 #   -> (record, log folder): one kernel booted with a throw-away initramfs
 # holding only the given programs (a name is built from suite/, a path is
 # copied as it is) and run once per mode of the variant; judged like a
-# matrix boot, by the .config when there is one.  Nothing of make matrix's
+# matrix boot, by the .config when there is one.  The guest boots with
+# the list's "# vmab-args:" (VMAB::Parts::list_args) and append's kernel
+# arguments.  Nothing of make matrix's
 # (out/guest, out/logs/V, matrix.json, the reuse keys) is touched: it
 # works in out/dev and out/logs/dev/V.
 sub dev_boot {
@@ -302,7 +330,8 @@ sub dev_boot {
 				log => "$dir/guest.log", suite_targets => [@targets, "$progs/init"]);
 	});
 	my $accel = pick_accel({ %$ctx, logs => $dir }, $o{kernel}, $initrd);
-	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $accel, '/suite/dev.list');
+	my $args = join(' ', grep { length } (defined $o{list} ? list_args($o{list}) : ''), $o{append} // '');
+	my ($timeout, $modes, $append) = boot_plan($ctx, $v, $accel, '/suite/dev.list', undef, $args);
 	my ($secs, $b) = phase("dev: boot $o{kernel} as $n ($modes, timeout ${timeout}s)", sub {
 		qemu_boot($v, $o{kernel}, $initrd, $accel, $append, $timeout, $dir);
 	});
