@@ -704,6 +704,44 @@ TEST_F_TIMEOUT(vr, events_counted, 120)
 }
 
 /*
+ * Global memory pressure: shrink the free memory to 64 MiB (a hugetlb pool
+ * takes the rest; cheap, the kernel does not touch its pages; call it once
+ * the test's own memory is written), then grow a hog 4 MiB at a time until
+ * at least @want pages of [p, p + len) are gone, or it reached the size of
+ * memory; give pool and hog back.  Returns the pages gone at the last look,
+ * *@hogged the bytes the hog reached.
+ */
+static long hog_until_gone(const char *p, size_t len, long want,
+			   size_t *hogged)
+{
+	const size_t chunk = 4UL << 20;
+	long total_kb = meminfo_kb("MemTotal"), free_kb = meminfo_kb("MemFree");
+	long gone = nonresident_pages(p, len);
+	size_t nchunks = 0;
+	char *chunks[1024];
+
+	*hogged = 0;
+	if (free_kb > (128L << 10))
+		knob_set_long(NR_HUGEPAGES,
+			      (free_kb - (64L << 10)) / (HPAGE_SZ >> 10));
+	while (gone < want && *hogged < (size_t)total_kb * 1024 &&
+	       nchunks < 1024) {
+		char *h = map_anon(chunk);
+
+		if (h == MAP_FAILED)
+			break;
+		memset(h, 0x5a, chunk);
+		chunks[nchunks++] = h;
+		*hogged += chunk;
+		gone = nonresident_pages(p, len);
+	}
+	while (nchunks)
+		munmap(chunks[--nchunks], chunk);
+	knob_restore_all();	/* the hugetlb pool, as it was */
+	return gone;
+}
+
+/*
  * Global pressure: no memcg limit.  A hugetlb pool takes most of the free
  * memory at once (cheap: the kernel does not touch its pages), then a hog
  * grows until kswapd or direct reclaim purges some of a volatile area
@@ -713,35 +751,17 @@ TEST_F_TIMEOUT(vr, events_counted, 120)
  */
 TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 {
-	const size_t vlen = 64UL << 20, chunk = 4UL << 20;
-	long purged0, lost = 0, gone = 0, total_kb = meminfo_kb("MemTotal");
-	long free_kb = meminfo_kb("MemFree");
-	size_t off, hogged = 0, nchunks = 0;
-	char *p, *chunks[1024];
+	const size_t vlen = 64UL << 20;
+	long purged0, lost = 0, gone;
+	size_t off, hogged;
 	int purged = 7;
+	char *p;
 
 	NEED_VRANGE();
-	ASSERT_LT(0, total_kb);
 	purged0 = events("pgvrange_purged");
 	p = volatile_area(vlen, SEED);
 	ASSERT_NE(NULL, p);
-	/* Leave 64 MiB free besides the volatile area */
-	if (free_kb > (long)(vlen >> 10) + (128L << 10))
-		knob_set_long(NR_HUGEPAGES, (free_kb - (long)(vlen >> 10) - (64L << 10)) /
-				 (HPAGE_SZ >> 10));
-	gone = nonresident_pages(p, vlen);
-	while (!gone && hogged < (size_t)total_kb * 1024 && nchunks < 1024) {
-		char *h = map_anon(chunk);
-
-		ASSERT_NE(MAP_FAILED, h);
-		memset(h, 0x5a, chunk);
-		chunks[nchunks++] = h;
-		hogged += chunk;
-		gone = nonresident_pages(p, vlen);
-	}
-	while (nchunks)
-		munmap(chunks[--nchunks], chunk);
-	knob_restore_all();	/* the hugetlb pool, as it was */
+	gone = hog_until_gone(p, vlen, 1, &hogged);
 	ASSERT_LT(0, gone);
 	ASSERT_EQ((long)vlen, vr(p, vlen, VRANGE_NONVOLATILE, &purged));
 	ASSERT_EQ(1, purged);
@@ -773,11 +793,10 @@ TEST_F_TIMEOUT(vr, purge_by_global_pressure, 300)
 VMAB_NEEDS("vr.memory_min_shields_volatile", "vrange,memcg");
 TEST_F_TIMEOUT(vr, memory_min_shields_volatile, 300)
 {
-	const size_t vlen = 32UL << 20, chunk = 4UL << 20;
-	long total_kb = meminfo_kb("MemTotal"), free_kb = meminfo_kb("MemFree");
-	size_t off, hogged = 0, nchunks = 0;
-	long gone = 0, lost = 0;
-	char *open, *prot, *chunks[1024];
+	const size_t vlen = 32UL << 20;
+	size_t off, hogged;
+	long gone, lost = 0;
+	char *open, *prot;
 	struct memcg pcg;
 	int purged = 7;
 
@@ -793,23 +812,7 @@ TEST_F_TIMEOUT(vr, memory_min_shields_volatile, 300)
 	ASSERT_NE(NULL, prot);
 	ASSERT_GT((uintptr_t)open, (uintptr_t)prot);
 	ASSERT_EQ(0, memcg_stat(&pcg, "pgvrange_purged"));
-	/* Leave 64 MiB free besides the two areas */
-	if (free_kb > (long)(2 * vlen >> 10) + (128L << 10))
-		knob_set_long(NR_HUGEPAGES, (free_kb - (long)(2 * vlen >> 10) -
-					     (64L << 10)) / (HPAGE_SZ >> 10));
-	while (gone < (long)(vlen / PAGE_SZ / 2) &&
-	       hogged < (size_t)total_kb * 1024 && nchunks < 1024) {
-		char *h = map_anon(chunk);
-
-		ASSERT_NE(MAP_FAILED, h);
-		memset(h, 0x5a, chunk);
-		chunks[nchunks++] = h;
-		hogged += chunk;
-		gone = nonresident_pages(open, vlen);
-	}
-	while (nchunks)
-		munmap(chunks[--nchunks], chunk);
-	knob_restore_all();	/* the hugetlb pool, as it was */
+	gone = hog_until_gone(open, vlen, vlen / PAGE_SZ / 2, &hogged);
 	TH_LOG("hog %zu MiB: unprotected %ld of %zu pages gone", hogged >> 20,
 	       gone, vlen / PAGE_SZ);
 	ASSERT_LE((long)(vlen / PAGE_SZ / 2), gone);
